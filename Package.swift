@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+//
+// Stratus: Apple's CloudKit client model with an embedded CloudKit-like server, for Linux and CI.
+// The root package has no package dependencies: Foundation, Dispatch, Synchronization and XCTest only.
+
+import PackageDescription
+
+// Uncomment to compile the internal invariant checks of the embedded server's structures.
+// They void the performance promises of the benchmarks; CI runs them in a debug job.
+// let internalChecks: [SwiftSetting] = [.define("STRATUS_INTERNAL_CHECKS")]
+let internalChecks: [SwiftSetting] = []
+
+let package = Package(
+    name: "Stratus",
+    products: [
+        // The library users import: `import Stratus` in place of `import CloudKit`.
+        .library(name: "Stratus", targets: ["Stratus"]),
+        .executable(name: "stratus-demo", targets: ["stratus-demo"]),
+    ],
+    targets: [
+        // What crosses the client/server boundary: plain values, requests, responses, the clock.
+        .target(name: "StratusWire", swiftSettings: internalChecks),
+        // The CloudKit classes: CKRecord and its IDs, zones, references, assets, CKError, containers.
+        .target(name: "StratusCore", dependencies: ["StratusWire"], swiftSettings: internalChecks),
+        // The umbrella module users import; it only re-exports the others.
+        .target(name: "Stratus", dependencies: ["StratusWire", "StratusCore"]),
+        .executableTarget(name: "stratus-demo", dependencies: ["Stratus"]),
+
+        // Helpers shared by the test targets; not shipped, not API.
+        .target(name: "_StratusTestSupport", path: "Tests/_StratusTestSupport"),
+        .testTarget(name: "StratusWireTests", dependencies: ["StratusWire", "_StratusTestSupport"]),
+        .testTarget(
+            name: "StratusCoreTests",
+            dependencies: ["StratusCore", "_StratusTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        // CloudKit code as Apple's documentation writes it, compiled against `import Stratus` alone.
+        .testTarget(name: "CompatibilityTests", dependencies: ["Stratus"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

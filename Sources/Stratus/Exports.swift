@@ -1,0 +1,7 @@
+// The module users import in place of CloudKit: `import Stratus`.
+// Like CloudKit, it re-exports Foundation; it re-exports the other Stratus modules and
+// declares nothing of its own.
+
+@_exported import Foundation
+@_exported import StratusCore
+@_exported import StratusWire

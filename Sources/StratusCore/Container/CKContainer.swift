@@ -1,0 +1,70 @@
+import Foundation
+import StratusWire
+
+/// A container: one app's data on a CloudKit server, with its public, private and shared
+/// databases.
+///
+/// In Stratus a container object is also a device: it has a device identity that the service
+/// knows an account for. Two container objects for the same identifier are two devices, which
+/// is how tests model a user's phone and laptop.
+///
+/// ```swift
+/// let container = CKContainer(identifier: "iCloud.com.example.clowns", service: server)
+/// let database = container.privateCloudDatabase
+/// ```
+///
+/// CloudKit document: *CKContainer*.
+public final class CKContainer: NSObject, @unchecked Sendable {
+    /// The container's identifier, such as `iCloud.com.example.clowns`.
+    public let containerIdentifier: String?
+
+    /// The service every request of this container goes to.
+    package let service: any CloudService
+
+    /// This device's identity, which the service maps to an account.
+    package let deviceID: String
+
+    private var databases: [CKDatabase] = []
+
+    /// Creates a container that sends its requests to `service`, as a new device.
+    ///
+    /// - Parameters:
+    ///   - identifier: The container's identifier, such as `iCloud.com.example.clowns`.
+    ///   - service: Where requests go: an embedded `CloudServer`, or a transport to a remote one.
+    public convenience init(identifier: String, service: any CloudService) {
+        self.init(identifier: identifier, service: service, deviceID: UUID().uuidString)
+    }
+
+    /// Creates a container for a device the service already knows.
+    package init(identifier: String, service: any CloudService, deviceID: String) {
+        self.containerIdentifier = identifier
+        self.service = service
+        self.deviceID = deviceID
+        super.init()
+        databases = [.public, .private, .shared].map { CKDatabase(container: self, scope: $0) }
+    }
+
+    /// The public database, shared by every user of the app. Always the same object.
+    public var publicCloudDatabase: CKDatabase { databases[0] }
+
+    /// The current user's private database. Always the same object.
+    public var privateCloudDatabase: CKDatabase { databases[1] }
+
+    /// The database of shares the current user joined; empty in this release. Always the same
+    /// object.
+    public var sharedCloudDatabase: CKDatabase { databases[2] }
+
+    /// The database with the given scope: the same object as the matching property.
+    public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
+        switch databaseScope {
+        case .public: publicCloudDatabase
+        case .private: privateCloudDatabase
+        case .shared: sharedCloudDatabase
+        }
+    }
+
+    /// A summary such as `<CKContainer: iCloud.com.example.clowns>`.
+    public override var description: String {
+        "<CKContainer: \(containerIdentifier ?? "nil")>"
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import StratusWire
+
+/// One database of a container: the public one, the user's private one, or the shared one.
+///
+/// Get databases from a ``CKContainer``; each property returns the same object every time.
+///
+/// CloudKit document: *CKDatabase*.
+public final class CKDatabase: NSObject, @unchecked Sendable {
+    /// Which of a container's databases this is.
+    public enum Scope: Int, Hashable, Sendable {
+        /// The container's public database, shared by every user; readable without an account.
+        case `public` = 1
+        /// The user's private database; needs an account.
+        case `private` = 2
+        /// The databases of other users' shares the user joined; empty in this release.
+        case shared = 3
+
+        package var wireValue: WireDatabaseScope {
+            switch self {
+            case .public: .public
+            case .private: .private
+            case .shared: .shared
+            }
+        }
+    }
+
+    /// Which database this is.
+    public let databaseScope: Scope
+
+    /// The container the database belongs to. The container keeps its databases alive, not the
+    /// other way round.
+    package unowned let container: CKContainer
+
+    init(container: CKContainer, scope: Scope) {
+        self.container = container
+        self.databaseScope = scope
+    }
+
+    /// The service requests go to, from the container.
+    package var service: any CloudService { container.service }
+
+    /// The context of a request from this database, for an operation with `operationID`.
+    package func requestContext(
+        operationID: String? = nil,
+        qualityOfService: WireQualityOfService = .default
+    ) -> WireRequestContext {
+        WireRequestContext(
+            containerIdentifier: container.containerIdentifier ?? "",
+            database: databaseScope.wireValue,
+            deviceID: container.deviceID,
+            operationID: operationID,
+            qualityOfService: qualityOfService
+        )
+    }
+
+    /// A summary such as `<CKDatabase: private, container=iCloud.com.example.clowns>`.
+    public override var description: String {
+        "<CKDatabase: \(databaseScope), container=\(container.containerIdentifier ?? "nil")>"
+    }
+}

@@ -1,0 +1,36 @@
+/// The one boundary between the CloudKit client classes and a server.
+///
+/// Each method is one request, shaped after an endpoint of CloudKit Web Services, so that a
+/// network transport can map it onto one HTTP call. Requests and responses are values: a record
+/// handed to a service is copied, and every record handed back is new, so the client can never
+/// change the server's data through an object it holds.
+///
+/// Stratus's embedded server, `CloudServer`, implements this protocol in-process. Later parts add
+/// queries, change fetches and subscriptions.
+///
+/// - Important: A whole-request failure throws; a failure of one item comes back in that item's
+///   result. Implementations never crash on bad input: they answer ``WireError/Code/invalidArguments``.
+public protocol CloudService: Sendable {
+    /// The account state of the device that sends `context`. Costs no request.
+    func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus
+
+    /// `users/current`: the user record name of the device's account in the container.
+    ///
+    /// - Throws: ``WireError/Code/notAuthenticated`` when the device has no usable account.
+    func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse
+
+    /// `records/lookup`: fetches records by ID.
+    func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse
+
+    /// `records/modify`: saves and deletes records.
+    func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse
+
+    /// `zones/list`: every zone of the database.
+    func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse
+
+    /// `zones/lookup`: fetches zones by ID.
+    func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse
+
+    /// `zones/modify`: creates and deletes zones.
+    func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse
+}

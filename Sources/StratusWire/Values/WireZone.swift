@@ -1,0 +1,29 @@
+/// A record zone as it crosses the client/server boundary: the value twin of `CKRecordZone`.
+public struct WireZone: Hashable, Sendable {
+    /// The zone's capabilities, bit for bit `CKRecordZone.Capabilities`.
+    public struct Capabilities: OptionSet, Hashable, Sendable {
+        /// The raw bit mask.
+        public var rawValue: UInt
+        /// Creates a capability set from its bit mask.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// The zone supports fetching changes with a change token.
+        public static let fetchChanges = Capabilities(rawValue: 1 << 0)
+        /// The zone applies atomic batches all or nothing.
+        public static let atomic = Capabilities(rawValue: 1 << 1)
+        /// The zone can hold shared records.
+        public static let sharing = Capabilities(rawValue: 1 << 2)
+        /// The zone can be shared as a whole.
+        public static let zoneWideSharing = Capabilities(rawValue: 1 << 3)
+    }
+
+    /// The zone's identity.
+    public var zoneID: WireZoneID
+    /// What the server lets the zone do; empty for a zone the client has not saved yet.
+    public var capabilities: Capabilities
+
+    /// Creates a zone value.
+    public init(zoneID: WireZoneID, capabilities: Capabilities = []) {
+        self.zoneID = zoneID
+        self.capabilities = capabilities
+    }
+}

@@ -1,0 +1,25 @@
+/// A record zone's identity as it crosses the client/server boundary.
+///
+/// The value twin of `CKRecordZone.ID`: a zone name and the name of the user who owns it.
+public struct WireZoneID: Hashable, Sendable, Codable {
+    /// CloudKit's name of every database's default zone: `_defaultZone`.
+    public static let defaultZoneName = "_defaultZone"
+    /// CloudKit's stand-in for the current user as a zone owner: `__defaultOwner__`.
+    public static let currentUserOwnerName = "__defaultOwner__"
+    /// The default zone, owned by the current user.
+    public static let defaultZone = WireZoneID(zoneName: defaultZoneName, ownerName: currentUserOwnerName)
+
+    /// The zone's name, unique within its owner's database.
+    public var zoneName: String
+    /// The owner's user record name, or `__defaultOwner__` for the current user.
+    public var ownerName: String
+
+    /// Creates a zone identity.
+    public init(zoneName: String, ownerName: String = WireZoneID.currentUserOwnerName) {
+        self.zoneName = zoneName
+        self.ownerName = ownerName
+    }
+
+    /// Whether this is the database's default zone.
+    public var isDefaultZone: Bool { zoneName == WireZoneID.defaultZoneName }
+}
