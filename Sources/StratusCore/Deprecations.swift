@@ -14,7 +14,7 @@ extension CKRecord {
     }
 }
 
-extension CKRecord.Reference {
+extension CKReference {
     /// The old name of ``CKRecord/ReferenceAction``.
     @available(*, deprecated, renamed: "CKRecord.ReferenceAction")
     public typealias Action = CKRecord.ReferenceAction

@@ -12,9 +12,9 @@ import StratusWire
 ///   few hundred random byte flips), and `NSKeyedUnarchiver`'s instance API raises on a nil
 ///   `init?(coder:)` unless its `decodingFailurePolicy` is `.setErrorAndReturn`. Decode archives
 ///   with `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`, which throws instead.
-enum SecureCodingBlob {
+package enum SecureCodingBlob {
     /// The key the blob is stored under.
-    static let key = "StratusArchive"
+    package static let key = "StratusArchive"
 
     /// Classes tolerated under ``key`` so that a foreign value there yields nil instead of a
     /// Foundation crash; only `NSData` is accepted.

@@ -109,8 +109,8 @@ extension CKError {
 
 // MARK: - Matching
 
-/// Matches an error against a code, so that `catch CKError.zoneBusy` and
-/// `case CKError.Code.zoneBusy:` work on any `Error`, as they do with CloudKit.
+/// Matches an error against a code, so that `catch CKError.zoneBusy` and, in a `switch` over an
+/// `Error`, `case CKError.zoneBusy:` work as they do with CloudKit.
 ///
 /// - Returns: Whether `error` is a ``CKError`` with that code.
 public func ~= (code: CKError.Code, error: any Error) -> Bool {

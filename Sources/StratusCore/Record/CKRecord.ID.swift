@@ -2,71 +2,77 @@ import Foundation
 import StratusWire
 
 extension CKRecord {
-    /// A record's identity: its name and its zone.
+    /// A record's identity: its name and its zone. See ``CKRecordID``.
+    public typealias ID = CKRecordID
+}
+
+/// A record's identity: its name and its zone. Swift code spells it `CKRecord.ID`.
+///
+/// Equal names and zones make equal IDs (`isEqual`/`hash`), so IDs work as dictionary keys,
+/// also inside `AnyHashable`, as in ``CKError/partialErrorsByItemID``.
+///
+/// The class is declared at the top level, under CloudKit's Objective-C name, because
+/// `NSKeyedArchiver` on Linux cannot archive an object of a nested class.
+///
+/// CloudKit document: *CKRecord.ID*.
+public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+    /// The record's name, unique within its zone.
+    public let recordName: String
+    /// The zone that holds the record.
+    public let zoneID: CKRecordZone.ID
+
+    /// Creates a record ID.
     ///
-    /// Equal names and zones make equal IDs (`isEqual`/`hash`), so IDs work as dictionary keys,
-    /// also inside `AnyHashable`, as in ``CKError/partialErrorsByItemID``.
-    ///
-    /// CloudKit document: *CKRecord.ID*.
-    public final class ID: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
-        /// The record's name, unique within its zone.
-        public let recordName: String
-        /// The zone that holds the record.
-        public let zoneID: CKRecordZone.ID
+    /// - Parameters:
+    ///   - recordName: The name; a new UUID string by default. An empty name or one longer
+    ///     than 255 UTF-8 bytes is refused when used in a request, with `invalidArguments`.
+    ///   - zoneID: The zone; the default zone by default.
+    public init(recordName: String = UUID().uuidString, zoneID: CKRecordZone.ID = .default) {
+        self.recordName = recordName
+        self.zoneID = zoneID
+    }
 
-        /// Creates a record ID.
-        ///
-        /// - Parameters:
-        ///   - recordName: The name; a new UUID string by default. An empty name or one longer
-        ///     than 255 UTF-8 bytes is refused when used in a request, with `invalidArguments`.
-        ///   - zoneID: The zone; the default zone by default.
-        public init(recordName: String = UUID().uuidString, zoneID: CKRecordZone.ID = .default) {
-            self.recordName = recordName
-            self.zoneID = zoneID
-        }
+    package convenience init(wire: WireRecordID) {
+        self.init(recordName: wire.recordName, zoneID: CKRecordZone.ID(wire: wire.zoneID))
+    }
 
-        package convenience init(wire: WireRecordID) {
-            self.init(recordName: wire.recordName, zoneID: CKRecordZone.ID(wire: wire.zoneID))
-        }
+    package var wireValue: WireRecordID {
+        WireRecordID(recordName: recordName, zoneID: zoneID.wireValue)
+    }
 
-        package var wireValue: WireRecordID {
-            WireRecordID(recordName: recordName, zoneID: zoneID.wireValue)
-        }
+    /// Whether `object` is a record ID with the same name and zone.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKRecordID else { return false }
+        return other === self || (other.recordName == recordName && other.zoneID.isEqual(zoneID))
+    }
 
-        /// Whether `object` is a record ID with the same name and zone.
-        public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
-            return other === self || (other.recordName == recordName && other.zoneID.isEqual(zoneID))
-        }
+    /// A hash consistent with ``isEqual(_:)``.
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(recordName)
+        hasher.combine(zoneID.hash)
+        return hasher.finalize()
+    }
 
-        /// A hash consistent with ``isEqual(_:)``.
-        public override var hash: Int {
-            var hasher = Hasher()
-            hasher.combine(recordName)
-            hasher.combine(zoneID.hash)
-            return hasher.finalize()
-        }
+    /// Returns self: a record ID is immutable.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
-        /// Returns self: a record ID is immutable.
-        public func copy(with zone: NSZone? = nil) -> Any { self }
+    /// Record IDs decode only what they encoded.
+    public static var supportsSecureCoding: Bool { true }
 
-        /// Record IDs decode only what they encoded.
-        public static var supportsSecureCoding: Bool { true }
+    /// Encodes the ID as one versioned blob.
+    public func encode(with coder: NSCoder) {
+        SecureCodingBlob.encode(ArchiveEnvelope.seal(.recordID) { wireValue.write(to: &$0) }, with: coder)
+    }
 
-        /// Encodes the ID as one versioned blob.
-        public func encode(with coder: NSCoder) {
-            SecureCodingBlob.encode(ArchiveEnvelope.seal(.recordID) { wireValue.write(to: &$0) }, with: coder)
-        }
+    /// Decodes an ID; nil for a missing, damaged or foreign archive.
+    public required convenience init?(coder: NSCoder) {
+        guard let wire = SecureCodingBlob.decode(from: coder, as: .recordID, WireRecordID.read) else { return nil }
+        self.init(wire: wire)
+    }
 
-        /// Decodes an ID; nil for a missing, damaged or foreign archive.
-        public required convenience init?(coder: NSCoder) {
-            guard let wire = SecureCodingBlob.decode(from: coder, as: .recordID, WireRecordID.read) else { return nil }
-            self.init(wire: wire)
-        }
-
-        /// A summary such as `<CKRecordID: recordName=photo-1, zoneID=_defaultZone:__defaultOwner__>`.
-        public override var description: String {
-            "<CKRecordID: recordName=\(recordName), zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>"
-        }
+    /// A summary such as `<CKRecordID: recordName=photo-1, zoneID=_defaultZone:__defaultOwner__>`.
+    public override var description: String {
+        "<CKRecordID: recordName=\(recordName), zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>"
     }
 }

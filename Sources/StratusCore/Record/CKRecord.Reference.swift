@@ -10,71 +10,76 @@ extension CKRecord {
         case deleteSelf = 1
     }
 
-    /// A link from one record to another in the same zone.
-    ///
-    /// A reference with ``ReferenceAction/deleteSelf`` makes its record an owned child: deleting
-    /// the target deletes it too. Saving a record that references another never changes the
-    /// target's change tag. In queries a reference matches by record ID only.
-    ///
-    /// References are equal when their record IDs and actions are equal.
-    ///
-    /// CloudKit document: *CKRecord.Reference*.
-    public final class Reference: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
-        /// The record the reference points at.
-        public let recordID: CKRecord.ID
-        /// The delete rule.
-        public let action: ReferenceAction
+    /// A link from one record to another in the same zone. See ``CKReference``.
+    public typealias Reference = CKReference
+}
 
-        /// Creates a reference to the record with `recordID`.
-        public init(recordID: CKRecord.ID, action: ReferenceAction) {
-            self.recordID = recordID
-            self.action = action
-        }
+/// A link from one record to another in the same zone. Swift code spells it `CKRecord.Reference`.
+///
+/// A reference with ``CKRecord/ReferenceAction/deleteSelf`` makes its record an owned child:
+/// deleting the target deletes it too. Saving a record that references another never changes
+/// the target's change tag. In queries a reference matches by record ID only.
+///
+/// References are equal when their record IDs and actions are equal. The class is declared at
+/// the top level, under CloudKit's Objective-C name, because `NSKeyedArchiver` on Linux cannot
+/// archive an object of a nested class.
+///
+/// CloudKit document: *CKRecord.Reference*.
+public final class CKReference: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+    /// The record the reference points at.
+    public let recordID: CKRecord.ID
+    /// The delete rule.
+    public let action: CKRecord.ReferenceAction
 
-        /// Creates a reference to `record`.
-        public convenience init(record: CKRecord, action: ReferenceAction) {
-            self.init(recordID: record.recordID, action: action)
-        }
+    /// Creates a reference to the record with `recordID`.
+    public init(recordID: CKRecord.ID, action: CKRecord.ReferenceAction) {
+        self.recordID = recordID
+        self.action = action
+    }
 
-        package convenience init(wire: WireReference) {
-            self.init(recordID: CKRecord.ID(wire: wire.recordID), action: wire.action == .deleteSelf ? .deleteSelf : .none)
-        }
+    /// Creates a reference to `record`.
+    public convenience init(record: CKRecord, action: CKRecord.ReferenceAction) {
+        self.init(recordID: record.recordID, action: action)
+    }
 
-        package var wireValue: WireReference {
-            WireReference(recordID: recordID.wireValue, action: action == .deleteSelf ? .deleteSelf : .none)
-        }
+    package convenience init(wire: WireReference) {
+        self.init(recordID: CKRecord.ID(wire: wire.recordID), action: wire.action == .deleteSelf ? .deleteSelf : .none)
+    }
 
-        /// Whether `object` is a reference to the same record with the same action.
-        public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? Reference else { return false }
-            return other === self || (other.action == action && other.recordID.isEqual(recordID))
-        }
+    package var wireValue: WireReference {
+        WireReference(recordID: recordID.wireValue, action: action == .deleteSelf ? .deleteSelf : .none)
+    }
 
-        /// A hash consistent with ``isEqual(_:)``.
-        public override var hash: Int { recordID.hash &+ Int(action.rawValue) }
+    /// Whether `object` is a reference to the same record with the same action.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKReference else { return false }
+        return other === self || (other.action == action && other.recordID.isEqual(recordID))
+    }
 
-        /// Returns self: a reference is immutable.
-        public func copy(with zone: NSZone? = nil) -> Any { self }
+    /// A hash consistent with ``isEqual(_:)``.
+    public override var hash: Int { recordID.hash &+ Int(action.rawValue) }
 
-        /// References decode only what they encoded.
-        public static var supportsSecureCoding: Bool { true }
+    /// Returns self: a reference is immutable.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
-        /// Encodes the reference as one versioned blob.
-        public func encode(with coder: NSCoder) {
-            SecureCodingBlob.encode(ArchiveEnvelope.seal(.reference) { wireValue.write(to: &$0) }, with: coder)
-        }
+    /// References decode only what they encoded.
+    public static var supportsSecureCoding: Bool { true }
 
-        /// Decodes a reference; nil for a missing, damaged or foreign archive.
-        public required convenience init?(coder: NSCoder) {
-            guard let wire = SecureCodingBlob.decode(from: coder, as: .reference, WireReference.read) else { return nil }
-            self.init(wire: wire)
-        }
+    /// Encodes the reference as one versioned blob.
+    public func encode(with coder: NSCoder) {
+        SecureCodingBlob.encode(ArchiveEnvelope.seal(.reference) { wireValue.write(to: &$0) }, with: coder)
+    }
 
-        /// A summary such as `<CKReference: recordID=…, action=deleteSelf>`.
-        public override var description: String {
-            "<CKReference: recordID=\(recordID), action=\(action == .deleteSelf ? "deleteSelf" : "none")>"
-        }
+    /// Decodes a reference; nil for a missing, damaged or foreign archive.
+    public required convenience init?(coder: NSCoder) {
+        guard let wire = SecureCodingBlob.decode(from: coder, as: .reference, WireReference.read) else { return nil }
+        self.init(wire: wire)
+    }
+
+    /// A summary such as `<CKReference: recordID=…, action=deleteSelf>`.
+    public override var description: String {
+        "<CKReference: recordID=\(recordID), action=\(action == .deleteSelf ? "deleteSelf" : "none")>"
     }
 }
 
-extension CKRecord.Reference: __CKRecordObjCValue {}
+extension CKReference: __CKRecordObjCValue {}

@@ -1,0 +1,52 @@
+import Foundation
+import StratusCore
+import StratusWire
+import XCTest
+
+final class ContainerTests: XCTestCase {
+    /// A service that answers nothing; these tests only look at the client objects.
+    private struct NoService: CloudService {
+        func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus { .noAccount }
+        func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse {
+            throw WireError(.notAuthenticated, "no account")
+        }
+        func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+    }
+
+    func testDatabaseWithScopeReturnsTheSameObjectAsTheProperty() {
+        let container = CKContainer(identifier: "iCloud.com.example.clowns", service: NoService())
+        XCTAssertTrue(container.database(with: .public) === container.publicCloudDatabase)
+        XCTAssertTrue(container.database(with: .private) === container.privateCloudDatabase)
+        XCTAssertTrue(container.database(with: .shared) === container.sharedCloudDatabase)
+        XCTAssertTrue(container.privateCloudDatabase === container.privateCloudDatabase)
+        XCTAssertEqual(container.publicCloudDatabase.databaseScope, .public)
+        XCTAssertEqual(container.privateCloudDatabase.databaseScope, .private)
+        XCTAssertEqual(container.sharedCloudDatabase.databaseScope, .shared)
+        XCTAssertEqual(container.containerIdentifier, "iCloud.com.example.clowns")
+    }
+
+    func testEachContainerObjectIsItsOwnDevice() {
+        let phone = CKContainer(identifier: "iCloud.com.example.clowns", service: NoService())
+        let laptop = CKContainer(identifier: "iCloud.com.example.clowns", service: NoService())
+        XCTAssertNotEqual(phone.deviceID, laptop.deviceID)
+        let context = phone.privateCloudDatabase.requestContext(operationID: "op-1")
+        XCTAssertEqual(context.containerIdentifier, "iCloud.com.example.clowns")
+        XCTAssertEqual(context.database, .private)
+        XCTAssertEqual(context.deviceID, phone.deviceID)
+        XCTAssertEqual(context.operationID, "op-1")
+    }
+}
