@@ -22,61 +22,39 @@ enum FieldValueConversion {
     /// - Parameter encrypted: Whether the value goes into `encryptedValues`, which holds
     ///   neither references nor assets.
     static func fieldValue(from value: Any, encrypted: Bool) -> Result<WireFieldValue, Rejection> {
-        fieldValue(from: value, encrypted: encrypted, insideList: false)
-    }
-
-    private static func fieldValue(from value: Any, encrypted: Bool, insideList: Bool) -> Result<WireFieldValue, Rejection> {
-        // Classes first: Foundation objects would otherwise bridge to Swift types with
-        // other meanings (an NSNumber holding 2.0 casts to Int).
-        if let reference = value as? CKRecord.Reference {
-            return encrypted
-                ? .failure("encryptedValues cannot hold a CKRecord.Reference")
-                : .success(.reference(reference.wireValue))
+        guard let convertible = value as? any FieldValueConvertible else {
+            return .failure("\(type(of: value)) is not a CloudKit field type")
         }
-        if let asset = value as? CKAsset {
-            return encrypted ? .failure("encryptedValues cannot hold a CKAsset") : .success(.asset(asset.wireValue))
-        }
-        if let string = value as? String { return .success(.string(string)) }
-        if let number = value as? NSNumber { return fieldValue(from: number) }
-        if let date = value as? Date {
-            guard date.timeIntervalSinceReferenceDate.isFinite else { return .failure("a date must be finite") }
-            return .success(.date(date))
-        }
-        if let data = value as? Data { return .success(.bytes(data)) }
-        if let elements = value as? [Any] {
-            guard !insideList else { return .failure("a list cannot hold another list") }
-            return list(from: elements, encrypted: encrypted)
-        }
-        return .failure("\(type(of: value)) is not a CloudKit field type")
-    }
-
-    private static func fieldValue(from number: NSNumber) -> Result<WireFieldValue, Rejection> {
-        switch String(cString: number.objCType) {
-        case "f", "d":
-            return .success(.double(number.doubleValue))
-        case "Q", "L", "I":
-            let unsigned = number.uint64Value
-            guard unsigned <= UInt64(Int64.max) else {
-                return .failure("\(unsigned) does not fit CloudKit's Int(64) field type")
-            }
-            return .success(.int64(Int64(unsigned)))
-        default:
-            return .success(.int64(number.int64Value))
+        switch convertible.fieldValue() {
+        case .success(.reference) where encrypted:
+            return .failure("encryptedValues cannot hold a CKRecord.Reference")
+        case .success(.asset) where encrypted:
+            return .failure("encryptedValues cannot hold a CKAsset")
+        case .success(.list(let elements)) where encrypted && elements.contains(where: \.isReferenceOrAsset):
+            return .failure("encryptedValues cannot hold a list of references or assets")
+        case let result:
+            return result
         }
     }
 
-    private static func list(from elements: [Any], encrypted: Bool) -> Result<WireFieldValue, Rejection> {
+    /// The list value of `elements`: one kind of value, no nested lists.
+    static func list(from elements: some Sequence) -> Result<WireFieldValue, Rejection> {
         var values: [WireFieldValue] = []
-        values.reserveCapacity(elements.count)
+        values.reserveCapacity(elements.underestimatedCount)
         for element in elements {
-            switch fieldValue(from: element, encrypted: encrypted, insideList: true) {
+            guard let convertible = element as? any FieldValueConvertible else {
+                return .failure("list element: \(type(of: element)) is not a CloudKit field type")
+            }
+            switch convertible.fieldValue() {
+            case .success(.list):
+                return .failure("a list cannot hold another list")
             case .success(let value):
                 if let first = values.first, first.kind != value.kind {
                     return .failure("a list must hold values of one type, not \(first.kind) and \(value.kind)")
                 }
                 values.append(value)
-            case .failure(let reason):
-                return .failure("list element: \(reason.reason)")
+            case .failure(let rejection):
+                return .failure("list element: \(rejection.reason)")
             }
         }
         return .success(.list(values))
@@ -121,4 +99,106 @@ enum FieldValueConversion {
             }
         }
     }
+}
+
+/// A value that knows its CloudKit schema value. Each conformance converts its own type, so an
+/// `NSNumber` holding 2.0 is a double and a Swift `Int` an integer, with no bridging guesswork.
+protocol FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection>
+}
+
+extension WireFieldValue {
+    fileprivate var isReferenceOrAsset: Bool {
+        switch self {
+        case .reference, .asset: true
+        default: false
+        }
+    }
+}
+
+extension String: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.string(self)) }
+}
+
+extension NSString: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.string(self as String)) }
+}
+
+extension BinaryInteger where Self: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
+        guard let value = Int64(exactly: self) else {
+            return .failure("\(self) does not fit CloudKit's Int(64) field type")
+        }
+        return .success(.int64(value))
+    }
+}
+
+extension Int: FieldValueConvertible {}
+extension Int8: FieldValueConvertible {}
+extension Int16: FieldValueConvertible {}
+extension Int32: FieldValueConvertible {}
+extension Int64: FieldValueConvertible {}
+extension UInt: FieldValueConvertible {}
+extension UInt8: FieldValueConvertible {}
+extension UInt16: FieldValueConvertible {}
+extension UInt32: FieldValueConvertible {}
+extension UInt64: FieldValueConvertible {}
+
+extension Bool: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.int64(self ? 1 : 0)) }
+}
+
+extension Double: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.double(self)) }
+}
+
+extension Float: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.double(Double(self))) }
+}
+
+extension NSNumber: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
+        switch String(cString: objCType) {
+        case "f", "d":
+            return .success(.double(doubleValue))
+        case "Q", "L", "I":
+            return uint64Value.fieldValue()
+        default:
+            return .success(.int64(int64Value))
+        }
+    }
+}
+
+extension Date: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
+        timeIntervalSinceReferenceDate.isFinite ? .success(.date(self)) : .failure("a date must be finite")
+    }
+}
+
+extension NSDate: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { (self as Date).fieldValue() }
+}
+
+extension Data: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.bytes(self)) }
+}
+
+extension NSData: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.bytes(self as Data)) }
+}
+
+extension CKReference: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.reference(wireValue)) }
+}
+
+extension CKAsset: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.asset(wireValue)) }
+}
+
+extension Array: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { FieldValueConversion.list(from: self) }
+}
+
+extension NSArray: FieldValueConvertible {
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { FieldValueConversion.list(from: self) }
 }
