@@ -117,3 +117,31 @@ final class ChangedKeysTests: XCTestCase {
         XCTAssertEqual(decoded.changedKeys(), [])
     }
 }
+
+/// A record's storage is guarded: threads may read and write it at once.
+final class RecordConcurrencyTests: XCTestCase {
+    func testConcurrentWritesToDifferentKeysAllLand() {
+        let record = CKRecord(recordType: "Counter")
+        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
+            record["key\(index)"] = index
+            _ = record["key\(index / 2)"]
+            _ = record.changedKeys()
+        }
+        XCTAssertEqual(record.allKeys().count, 1_000)
+        XCTAssertEqual(record.changedKeys().count, 1_000)
+        XCTAssertEqual(record["key999"] as? Int, 999)
+    }
+
+    func testCopyingWhileWritingGivesAConsistentCopy() {
+        let record = CKRecord(recordType: "Counter")
+        record["a"] = 0
+        record["b"] = 0
+        DispatchQueue.concurrentPerform(iterations: 500) { index in
+            if index.isMultiple(of: 2) {
+                record.setValue(index, forKey: "a")
+            } else if let copy = record.copy() as? CKRecord {
+                XCTAssertEqual(copy.allKeys(), ["a", "b"])
+            }
+        }
+    }
+}
