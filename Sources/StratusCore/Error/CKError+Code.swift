@@ -1,166 +1,94 @@
-/// What went wrong: CloudKit's `CKError.Code`, with the same names and raw values.
+import StratusWire
+
 extension CKError {
-    /// CloudKit's error codes, with their raw values.
-    public enum Code: Int, Hashable, Sendable, CaseIterable {
-        /// A bug or unexpected state in the server or the framework.
-        case internalError = 1
-        /// Some items of a batch failed; the per-item errors are in ``CKError/partialErrorsByItemID``.
-        case partialFailure = 2
-        /// The network is not available.
-        case networkUnavailable = 3
-        /// The network is up but the server could not be reached.
-        case networkFailure = 4
-        /// The container is unknown or not authorised.
-        case badContainer = 5
-        /// The service is unavailable; retry after ``CKError/retryAfterSeconds``.
-        case serviceUnavailable = 6
-        /// Requests are being throttled; wait ``CKError/retryAfterSeconds`` before sending more.
-        case requestRateLimited = 7
-        /// The app lacks a required entitlement.
-        case missingEntitlement = 8
-        /// There is no usable iCloud account on the device.
-        case notAuthenticated = 9
-        /// The user does not have permission for this request.
-        case permissionFailure = 10
-        /// The record, zone or subscription does not exist.
-        case unknownItem = 11
-        /// The request was malformed; the message names the bad part.
-        case invalidArguments = 12
-        /// Deprecated by CloudKit (iOS 10): never returned.
-        case resultsTruncated = 13
-        /// The record changed on the server since it was fetched, or a new record's ID already exists: merge into ``CKError/serverRecord`` and save again.
-        case serverRecordChanged = 14
-        /// The server rejected the request.
-        case serverRejectedRequest = 15
-        /// An asset's local file does not exist.
-        case assetFileNotFound = 16
-        /// An asset's file changed while it was being uploaded.
-        case assetFileModified = 17
-        /// The app is older than the oldest version the container allows.
-        case incompatibleVersion = 18
-        /// A unique constraint was violated.
-        case constraintViolation = 19
-        /// The operation was cancelled.
-        case operationCancelled = 20
-        /// The change token is too old: reset it to nil and fetch everything again.
-        case changeTokenExpired = 21
-        /// Not applied because another item of the same atomic zone batch failed.
-        case batchRequestFailed = 22
-        /// The zone is busy; retry after ``CKError/retryAfterSeconds``.
-        case zoneBusy = 23
-        /// The request is not valid in this database.
-        case badDatabase = 24
-        /// Saving would exceed a storage quota.
-        case quotaExceeded = 25
-        /// The zone does not exist.
-        case zoneNotFound = 26
-        /// The request is too large: split it in half and retry both halves.
-        case limitExceeded = 27
-        /// The user deleted the zone from the device's settings.
-        case userDeletedZone = 28
-        /// A share has too many participants.
-        case tooManyParticipants = 29
-        /// The record or one of its relatives is already shared.
-        case alreadyShared = 30
-        /// A reference's target does not exist.
-        case referenceViolation = 31
-        /// A managed account does not allow this request.
-        case managedAccountRestricted = 32
-        /// The user is not a participant of the share and may need to verify an address.
-        case participantMayNeedVerification = 33
-        /// The connection was lost before the response arrived.
-        case serverResponseLost = 34
-        /// An asset cannot be reached.
-        case assetNotAvailable = 35
-        /// The account is signed in but not ready yet; wait for `.CKAccountChanged`.
-        case accountTemporarilyUnavailable = 36
-        /// The invitee must accept an earlier invitation first.
-        case participantAlreadyInvited = 37
+    /// What went wrong: CloudKit's `CKError.Code`. See ``CKErrorCode``.
+    public typealias Code = CKErrorCode
+}
 
-        /// The code's name as CloudKit's logs print it, such as `Server Record Changed`.
-        public var title: String {
-            switch self {
-            case .internalError: "Internal Error"
-            case .partialFailure: "Partial Failure"
-            case .networkUnavailable: "Network Unavailable"
-            case .networkFailure: "Network Failure"
-            case .badContainer: "Bad Container"
-            case .serviceUnavailable: "Service Unavailable"
-            case .requestRateLimited: "Request Rate Limited"
-            case .missingEntitlement: "Missing Entitlement"
-            case .notAuthenticated: "Not Authenticated"
-            case .permissionFailure: "Permission Failure"
-            case .unknownItem: "Unknown Item"
-            case .invalidArguments: "Invalid Arguments"
-            case .resultsTruncated: "Results Truncated"
-            case .serverRecordChanged: "Server Record Changed"
-            case .serverRejectedRequest: "Server Rejected Request"
-            case .assetFileNotFound: "Asset File Not Found"
-            case .assetFileModified: "Asset File Modified"
-            case .incompatibleVersion: "Incompatible Version"
-            case .constraintViolation: "Constraint Violation"
-            case .operationCancelled: "Operation Cancelled"
-            case .changeTokenExpired: "Change Token Expired"
-            case .batchRequestFailed: "Batch Request Failed"
-            case .zoneBusy: "Zone Busy"
-            case .badDatabase: "Bad Database"
-            case .quotaExceeded: "Quota Exceeded"
-            case .zoneNotFound: "Zone Not Found"
-            case .limitExceeded: "Limit Exceeded"
-            case .userDeletedZone: "User Deleted Zone"
-            case .tooManyParticipants: "Too Many Participants"
-            case .alreadyShared: "Already Shared"
-            case .referenceViolation: "Reference Violation"
-            case .managedAccountRestricted: "Managed Account Restricted"
-            case .participantMayNeedVerification: "Participant May Need Verification"
-            case .serverResponseLost: "Server Response Lost"
-            case .assetNotAvailable: "Asset Not Available"
-            case .accountTemporarilyUnavailable: "Account Temporarily Unavailable"
-            case .participantAlreadyInvited: "Participant Already Invited"
-            }
+extension CKErrorCode {
+    /// The code's name as CloudKit's logs print it, such as `Server Record Changed`.
+    public var title: String {
+        switch self {
+        case .internalError: "Internal Error"
+        case .partialFailure: "Partial Failure"
+        case .networkUnavailable: "Network Unavailable"
+        case .networkFailure: "Network Failure"
+        case .badContainer: "Bad Container"
+        case .serviceUnavailable: "Service Unavailable"
+        case .requestRateLimited: "Request Rate Limited"
+        case .missingEntitlement: "Missing Entitlement"
+        case .notAuthenticated: "Not Authenticated"
+        case .permissionFailure: "Permission Failure"
+        case .unknownItem: "Unknown Item"
+        case .invalidArguments: "Invalid Arguments"
+        case .resultsTruncated: "Results Truncated"
+        case .serverRecordChanged: "Server Record Changed"
+        case .serverRejectedRequest: "Server Rejected Request"
+        case .assetFileNotFound: "Asset File Not Found"
+        case .assetFileModified: "Asset File Modified"
+        case .incompatibleVersion: "Incompatible Version"
+        case .constraintViolation: "Constraint Violation"
+        case .operationCancelled: "Operation Cancelled"
+        case .changeTokenExpired: "Change Token Expired"
+        case .batchRequestFailed: "Batch Request Failed"
+        case .zoneBusy: "Zone Busy"
+        case .badDatabase: "Bad Database"
+        case .quotaExceeded: "Quota Exceeded"
+        case .zoneNotFound: "Zone Not Found"
+        case .limitExceeded: "Limit Exceeded"
+        case .userDeletedZone: "User Deleted Zone"
+        case .tooManyParticipants: "Too Many Participants"
+        case .alreadyShared: "Already Shared"
+        case .referenceViolation: "Reference Violation"
+        case .managedAccountRestricted: "Managed Account Restricted"
+        case .participantMayNeedVerification: "Participant May Need Verification"
+        case .serverResponseLost: "Server Response Lost"
+        case .assetNotAvailable: "Asset Not Available"
+        case .accountTemporarilyUnavailable: "Account Temporarily Unavailable"
+        case .participantAlreadyInvited: "Participant Already Invited"
         }
+    }
 
-        /// The message used when an error carries none of its own.
-        var defaultMessage: String {
-            switch self {
-            case .internalError: "A bug or unexpected state in CloudKit's emulation; report it."
-            case .partialFailure: "Some items failed; see partialErrorsByItemID for each item's error."
-            case .networkUnavailable: "The network is not available; retry once it is."
-            case .networkFailure: "The network is up but the server could not be reached; retry later."
-            case .badContainer: "The container is unknown or not authorised for this app."
-            case .serviceUnavailable: "The service is unavailable; retry after retryAfterSeconds."
-            case .requestRateLimited: "Too many requests; wait retryAfterSeconds before sending more."
-            case .missingEntitlement: "The app lacks the entitlement this needs."
-            case .notAuthenticated: "No usable iCloud account; sign in and retry."
-            case .permissionFailure: "The user does not have permission for this."
-            case .unknownItem: "The item does not exist."
-            case .invalidArguments: "The request was malformed."
-            case .resultsTruncated: "Results were truncated (never returned since iOS 10)."
-            case .serverRecordChanged: "The record changed on the server; merge into serverRecord and save again."
-            case .serverRejectedRequest: "The server rejected the request."
-            case .assetFileNotFound: "An asset's file does not exist."
-            case .assetFileModified: "An asset's file changed while it was being saved; retry."
-            case .incompatibleVersion: "This app version is older than the oldest the container allows."
-            case .constraintViolation: "A unique constraint was violated."
-            case .operationCancelled: "The operation was cancelled."
-            case .changeTokenExpired: "The change token expired; discard cached data and fetch again with a nil token."
-            case .batchRequestFailed: "Not applied because another item of the same atomic zone batch failed."
-            case .zoneBusy: "The zone is busy; retry after retryAfterSeconds."
-            case .badDatabase: "This request is not valid in this database."
-            case .quotaExceeded: "Saving would exceed the storage quota."
-            case .zoneNotFound: "The zone does not exist; create it first."
-            case .limitExceeded: "The request is too large; split it in half and retry both halves."
-            case .userDeletedZone: "The user deleted this zone; delete local data and do not upload it again."
-            case .tooManyParticipants: "The share has too many participants."
-            case .alreadyShared: "The record is already in a share."
-            case .referenceViolation: "A reference's target does not exist."
-            case .managedAccountRestricted: "The managed account does not allow this."
-            case .participantMayNeedVerification: "The user is not a participant; open the share URL to verify."
-            case .serverResponseLost: "The response was lost; retry if the request is idempotent."
-            case .assetNotAvailable: "The asset cannot be reached."
-            case .accountTemporarilyUnavailable: "The account is not ready yet; wait for CKAccountChanged and retry."
-            case .participantAlreadyInvited: "The invitee must accept the earlier invitation first."
-            }
+    /// The message used when an error carries none of its own.
+    package var defaultMessage: String {
+        switch self {
+        case .internalError: "A bug or unexpected state in CloudKit's emulation; report it."
+        case .partialFailure: "Some items failed; see partialErrorsByItemID for each item's error."
+        case .networkUnavailable: "The network is not available; retry once it is."
+        case .networkFailure: "The network is up but the server could not be reached; retry later."
+        case .badContainer: "The container is unknown or not authorised for this app."
+        case .serviceUnavailable: "The service is unavailable; retry after retryAfterSeconds."
+        case .requestRateLimited: "Too many requests; wait retryAfterSeconds before sending more."
+        case .missingEntitlement: "The app lacks the entitlement this needs."
+        case .notAuthenticated: "No usable iCloud account; sign in and retry."
+        case .permissionFailure: "The user does not have permission for this."
+        case .unknownItem: "The item does not exist."
+        case .invalidArguments: "The request was malformed."
+        case .resultsTruncated: "Results were truncated (never returned since iOS 10)."
+        case .serverRecordChanged: "The record changed on the server; merge into serverRecord and save again."
+        case .serverRejectedRequest: "The server rejected the request."
+        case .assetFileNotFound: "An asset's file does not exist."
+        case .assetFileModified: "An asset's file changed while it was being saved; retry."
+        case .incompatibleVersion: "This app version is older than the oldest the container allows."
+        case .constraintViolation: "A unique constraint was violated."
+        case .operationCancelled: "The operation was cancelled."
+        case .changeTokenExpired: "The change token expired; discard cached data and fetch again with a nil token."
+        case .batchRequestFailed: "Not applied because another item of the same atomic zone batch failed."
+        case .zoneBusy: "The zone is busy; retry after retryAfterSeconds."
+        case .badDatabase: "This request is not valid in this database."
+        case .quotaExceeded: "Saving would exceed the storage quota."
+        case .zoneNotFound: "The zone does not exist; create it first."
+        case .limitExceeded: "The request is too large; split it in half and retry both halves."
+        case .userDeletedZone: "The user deleted this zone; delete local data and do not upload it again."
+        case .tooManyParticipants: "The share has too many participants."
+        case .alreadyShared: "The record is already in a share."
+        case .referenceViolation: "A reference's target does not exist."
+        case .managedAccountRestricted: "The managed account does not allow this."
+        case .participantMayNeedVerification: "The user is not a participant; open the share URL to verify."
+        case .serverResponseLost: "The response was lost; retry if the request is idempotent."
+        case .assetNotAvailable: "The asset cannot be reached."
+        case .accountTemporarilyUnavailable: "The account is not ready yet; wait for CKAccountChanged and retry."
+        case .participantAlreadyInvited: "The invitee must accept the earlier invitation first."
         }
     }
 }

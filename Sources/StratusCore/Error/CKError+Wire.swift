@@ -7,7 +7,7 @@ extension CKError {
     /// The records of a ``Code/serverRecordChanged`` are added by the caller, which knows the
     /// client's record.
     package init(_ wire: WireError) {
-        self.init(Code(rawValue: wire.code.rawValue) ?? .internalError, message: wire.message, retryAfter: wire.retryAfter)
+        self.init(wire.code, message: wire.message, retryAfter: wire.retryAfter)
     }
 
     /// Creates an error with a message and, for retryable codes, a retry-after delay.

@@ -9,14 +9,14 @@
 /// queries, change fetches and subscriptions.
 ///
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
-///   result. Implementations never crash on bad input: they answer ``WireError/Code/invalidArguments``.
+///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
 public protocol CloudService: Sendable {
     /// The account state of the device that sends `context`. Costs no request.
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus
 
     /// `users/current`: the user record name of the device's account in the container.
     ///
-    /// - Throws: ``WireError/Code/notAuthenticated`` when the device has no usable account.
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
     func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse
 
     /// `records/lookup`: fetches records by ID.
