@@ -20,15 +20,20 @@ let package = Package(
     targets: [
         // What crosses the client/server boundary: plain values, requests, responses, the clock.
         .target(name: "StratusWire", swiftSettings: internalChecks),
+        // The embedded server: CloudServer, an in-process CloudService. It never sees a CKRecord.
+        .target(name: "StratusServer", dependencies: ["StratusWire"], swiftSettings: internalChecks),
         // The CloudKit classes: CKRecord and its IDs, zones, references, assets, CKError, containers.
-        .target(name: "StratusCore", dependencies: ["StratusWire"], swiftSettings: internalChecks),
+        .target(name: "StratusCore", dependencies: ["StratusWire", "StratusServer"], swiftSettings: internalChecks),
+        // The CloudKit API built on the classes: convenience methods of databases and containers.
+        .target(name: "StratusOperations", dependencies: ["StratusCore"], swiftSettings: internalChecks),
         // The umbrella module users import; it only re-exports the others.
-        .target(name: "Stratus", dependencies: ["StratusWire", "StratusCore"]),
+        .target(name: "Stratus", dependencies: ["StratusWire", "StratusServer", "StratusCore", "StratusOperations"]),
         .executableTarget(name: "stratus-demo", dependencies: ["Stratus"]),
 
         // Helpers shared by the test targets; not shipped, not API.
         .target(name: "_StratusTestSupport", path: "Tests/_StratusTestSupport"),
         .testTarget(name: "StratusWireTests", dependencies: ["StratusWire", "_StratusTestSupport"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["Stratus", "_StratusTestSupport"]),
         .testTarget(
             name: "StratusCoreTests",
             dependencies: ["StratusCore", "_StratusTestSupport"],

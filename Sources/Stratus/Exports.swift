@@ -5,3 +5,5 @@
 @_exported import Foundation
 @_exported import StratusCore
 @_exported import StratusWire
+@_exported import StratusServer
+@_exported import StratusOperations

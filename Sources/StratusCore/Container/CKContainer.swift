@@ -1,5 +1,7 @@
 import Foundation
+import StratusServer
 import StratusWire
+import Synchronization
 
 /// A container: one app's data on a CloudKit server, with its public, private and shared
 /// databases.
@@ -25,6 +27,32 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     package let deviceID: String
 
     private var databases: [CKDatabase] = []
+
+    private static let defaultDevices = Mutex<[String: String]>([:])
+
+    /// The app's default container on ``CloudServer/shared``: identifier `iCloud.` followed by
+    /// the executable's name, or the `STRATUS_CONTAINER` environment variable when it is set.
+    ///
+    /// It is one process-wide device, signed in to ``CloudServer/defaultAccount``.
+    public static func `default`() -> CKContainer {
+        let identifier = ProcessInfo.processInfo.environment["STRATUS_CONTAINER"]
+            ?? "iCloud.\(ProcessInfo.processInfo.processName)"
+        return CKContainer(identifier: identifier)
+    }
+
+    /// The container `identifier` on ``CloudServer/shared``, as this process's device, signed
+    /// in to ``CloudServer/defaultAccount``. Every container object for one identifier is the
+    /// same device.
+    public convenience init(identifier: String) {
+        let server = CloudServer.shared
+        let deviceID = CKContainer.defaultDevices.withLock { devices in
+            if let existing = devices[identifier] { return existing }
+            let created = server.registerDevice(containerIdentifier: identifier, account: CloudServer.defaultAccount)
+            devices[identifier] = created
+            return created
+        }
+        self.init(identifier: identifier, service: server, deviceID: deviceID)
+    }
 
     /// Creates a container that sends its requests to `service`, as a new device.
     ///

@@ -43,15 +43,18 @@ public struct WireRecordSave: Sendable {
     /// The record's system fields (the change tag the client holds, the parent) and the field
     /// values to write. Keys not present here are left as the server has them.
     public var record: WireRecord
-    /// Keys the client set to nil: the server deletes these fields under every policy.
+    /// Plain keys the client set to nil: the server deletes these fields under every policy.
     public var removedKeys: [String]
+    /// Encrypted keys the client set to nil.
+    public var removedEncryptedKeys: [String]
     /// Whether the client changed the record's parent.
     public var parentChanged: Bool
 
     /// Creates a save item.
-    public init(record: WireRecord, removedKeys: [String] = [], parentChanged: Bool = false) {
+    public init(record: WireRecord, removedKeys: [String] = [], removedEncryptedKeys: [String] = [], parentChanged: Bool = false) {
         self.record = record
         self.removedKeys = removedKeys
+        self.removedEncryptedKeys = removedEncryptedKeys
         self.parentChanged = parentChanged
     }
 }

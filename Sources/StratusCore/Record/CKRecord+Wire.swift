@@ -1,0 +1,37 @@
+import StratusWire
+
+extension CKRecord {
+    /// What a save under `policy` sends: the changed keys (or, under `.allKeys`, every key the
+    /// record has), the keys set to nil, and the parent when it changed.
+    package func makeSave(policy: WireSavePolicy) -> WireRecordSave {
+        state.withLock { state in
+            var record = state.snapshot
+            if policy != .allKeys {
+                record.fields = record.fields.filter { state.plain.changed.contains($0.key) }
+                record.encryptedFields = record.encryptedFields.filter { state.encrypted.changed.contains($0.key) }
+            }
+            let removed = state.plain.changed.filter { state.snapshot.fields[$0] == nil && state.plain.rejections[$0] == nil }
+            let removedEncrypted = state.encrypted.changed.filter {
+                state.snapshot.encryptedFields[$0] == nil && state.encrypted.rejections[$0] == nil
+            }
+            return WireRecordSave(
+                record: record,
+                removedKeys: removed.sorted(),
+                removedEncryptedKeys: removedEncrypted.sorted(),
+                parentChanged: state.parentChanged
+            )
+        }
+    }
+
+    /// Why the record cannot be saved as it is: a value it rejected, named with its key.
+    package var rejectionError: CKError? {
+        let (plain, encrypted) = rejectedValues
+        if let key = plain.keys.sorted().first, let reason = plain[key] {
+            return CKError(.invalidArguments, message: "field '\(key)' of record '\(recordID.recordName)': \(reason)")
+        }
+        if let key = encrypted.keys.sorted().first, let reason = encrypted[key] {
+            return CKError(.invalidArguments, message: "encrypted field '\(key)' of record '\(recordID.recordName)': \(reason)")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,162 @@
+import StratusCore
+import StratusWire
+
+// The record convenience methods of CKDatabase. Each is one request at `.userInitiated`
+// quality of service. Single-record methods throw the item's own error; batch methods throw
+// only when the whole request fails, and put each item's outcome in their results.
+
+extension CKDatabase {
+    // MARK: - Fetching
+
+    /// Fetches one record.
+    ///
+    /// - Throws: `unknownItem` when the record does not exist, `zoneNotFound` when its zone
+    ///   does not, or the request's error.
+    public func record(for recordID: CKRecord.ID) async throws -> CKRecord {
+        let results = try await records(for: [recordID])
+        guard let result = results[recordID] else { throw CKError(.internalError, message: "no result for record '\(recordID.recordName)'") }
+        return try result.get()
+    }
+
+    /// Fetches one record and passes it, or the error, to `completionHandler`.
+    public func fetch(withRecordID recordID: CKRecord.ID, completionHandler: @escaping @Sendable (CKRecord?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.record(for: recordID) }
+    }
+
+    /// Fetches records by ID.
+    ///
+    /// - Parameters:
+    ///   - recordIDs: The records to fetch.
+    ///   - desiredKeys: The fields to fetch; nil fetches every field, an empty array only the
+    ///     system fields. A record fetched with some keys and saved keeps the others.
+    /// - Returns: Each record, or why it could not be fetched, keyed by the IDs you passed.
+    /// - Throws: Only when the whole request fails.
+    public func records(for recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
+        guard !recordIDs.isEmpty else { return [:] }
+        let request = WireRecordsLookupRequest(
+            context: requestContext(qualityOfService: .userInitiated),
+            recordIDs: recordIDs.map(\.wireValue),
+            desiredKeys: desiredKeys
+        )
+        let response: WireRecordsLookupResponse
+        do {
+            response = try await service.lookupRecords(request)
+        } catch {
+            throw CKError(error)
+        }
+        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for (recordID, answer) in zip(recordIDs, response.results) {
+            results[recordID] = answer.result.map { CKRecord(wire: $0) }.mapError { CKError($0) }
+        }
+        return results
+    }
+
+    /// Fetches records by ID and passes the results to `completionHandler`.
+    public func fetch(
+        withRecordIDs recordIDs: [CKRecord.ID],
+        desiredKeys: [CKRecord.FieldKey]? = nil,
+        completionHandler: @escaping @Sendable (Result<[CKRecord.ID: Result<CKRecord, any Error>], any Error>) -> Void
+    ) {
+        complete(completionHandler) { try await self.records(for: recordIDs, desiredKeys: desiredKeys) }
+    }
+
+    // MARK: - Saving and deleting
+
+    /// Saves one record with `.ifServerRecordUnchanged`: it must be new, or carry the server's
+    /// current change tag.
+    ///
+    /// The record you pass is not changed; the returned record is a new object with the
+    /// server's change tag and dates and no changed keys.
+    ///
+    /// - Throws: `serverRecordChanged` (with the server, client and ancestor records) when the
+    ///   server has another version, `unknownItem` when the record was deleted on the server,
+    ///   or the request's error.
+    public func save(_ record: CKRecord) async throws -> CKRecord {
+        let (saveResults, _) = try await modify(saving: [record], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+        guard let result = saveResults[record.recordID] else { throw CKError(.internalError, message: "no result for record '\(record.recordID.recordName)'") }
+        return try result.get()
+    }
+
+    /// Saves one record and passes the saved record, or the error, to `completionHandler`.
+    public func save(_ record: CKRecord, completionHandler: @escaping @Sendable (CKRecord?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.save(record) }
+    }
+
+    /// Deletes one record, and the records whose `deleteSelf` references tie them to it.
+    /// Deleting a record that does not exist succeeds.
+    ///
+    /// - Returns: The ID you passed.
+    @discardableResult
+    public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
+        let (_, deleteResults) = try await modify(saving: [], deleting: [recordID], savePolicy: .ifServerRecordUnchanged, atomically: true)
+        guard let result = deleteResults[recordID] else { throw CKError(.internalError, message: "no result for record '\(recordID.recordName)'") }
+        try result.get()
+        return recordID
+    }
+
+    /// Deletes one record and passes its ID, or the error, to `completionHandler`.
+    public func delete(withRecordID recordID: CKRecord.ID, completionHandler: @escaping @Sendable (CKRecord.ID?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.deleteRecord(withID: recordID) }
+    }
+
+    /// Saves and deletes records in one request.
+    ///
+    /// - Parameters:
+    ///   - recordsToSave: Records to save; they are not changed.
+    ///   - recordIDsToDelete: Records to delete.
+    ///   - savePolicy: How saves treat the server's copies.
+    ///   - atomically: Whether each zone that supports it applies its part all or nothing.
+    /// - Returns: Each item's outcome, keyed by the IDs you passed.
+    /// - Throws: When the whole request fails (for example `limitExceeded` above 400 items or
+    ///   2 MB), and, with `atomically`, a `partialFailure` when any item failed.
+    public func modifyRecords(
+        saving recordsToSave: [CKRecord],
+        deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKRecordSavePolicy = .ifServerRecordUnchanged,
+        atomically: Bool = true
+    ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        let plan = try await modifyPlan(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically)
+        if atomically, let failure = plan.partialFailure { throw failure }
+        return (plan.saveResults, plan.deleteResults)
+    }
+
+    /// Saves and deletes records in one request and passes the results to `completionHandler`.
+    public func modifyRecords(
+        saving recordsToSave: [CKRecord],
+        deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKRecordSavePolicy = .ifServerRecordUnchanged,
+        atomically: Bool = true,
+        completionHandler: @escaping @Sendable (Result<(saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]), any Error>) -> Void
+    ) {
+        complete(completionHandler) {
+            try await self.modifyRecords(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically)
+        }
+    }
+
+    /// Sends one modify request and returns every item's outcome, without the atomic throw.
+    private func modify(
+        saving saves: [CKRecord],
+        deleting deletes: [CKRecord.ID],
+        savePolicy: CKRecordSavePolicy,
+        atomically: Bool
+    ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        let plan = try await modifyPlan(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: atomically)
+        return (plan.saveResults, plan.deleteResults)
+    }
+
+    private func modifyPlan(
+        saving saves: [CKRecord],
+        deleting deletes: [CKRecord.ID],
+        savePolicy: CKRecordSavePolicy,
+        atomically: Bool
+    ) async throws -> ModifyRecordsPlan {
+        var plan = ModifyRecordsPlan(saving: saves, deleting: deletes, policy: savePolicy, isAtomic: atomically)
+        guard let request = plan.request(context: requestContext(qualityOfService: .userInitiated)) else { return plan }
+        do {
+            plan.record(try await service.modifyRecords(request))
+        } catch {
+            throw CKError(error)
+        }
+        return plan
+    }
+}

@@ -1,0 +1,138 @@
+import StratusCore
+import StratusWire
+
+// The zone convenience methods of CKDatabase. Each is one request at `.userInitiated` quality
+// of service. Single-zone methods throw the zone's own error; batch methods throw only when the
+// whole request fails.
+
+extension CKDatabase {
+    /// Creates a zone, with `fetchChanges` and `atomic`, in a private database. Saving a zone
+    /// that exists changes nothing and returns it.
+    ///
+    /// - Throws: `badDatabase` outside a private database, `invalidArguments` for the default
+    ///   zone or a bad name, or the request's error.
+    public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
+        let (saveResults, _) = try await modifyRecordZones(saving: [zone], deleting: [])
+        guard let result = saveResults[zone.zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zone.zoneID.zoneName)'") }
+        return try result.get()
+    }
+
+    /// Creates a zone and passes it, or the error, to `completionHandler`.
+    public func save(_ zone: CKRecordZone, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.save(zone) }
+    }
+
+    /// Fetches one zone.
+    ///
+    /// - Throws: `zoneNotFound` when it does not exist, or the request's error.
+    public func recordZone(for zoneID: CKRecordZone.ID) async throws -> CKRecordZone {
+        let results = try await recordZones(for: [zoneID])
+        guard let result = results[zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zoneID.zoneName)'") }
+        return try result.get()
+    }
+
+    /// Fetches one zone and passes it, or the error, to `completionHandler`.
+    public func fetch(withRecordZoneID zoneID: CKRecordZone.ID, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.recordZone(for: zoneID) }
+    }
+
+    /// Fetches every zone of the database, the default zone first.
+    public func allRecordZones() async throws -> [CKRecordZone] {
+        do {
+            return try await service.listZones(requestContext(qualityOfService: .userInitiated)).zones.map { CKRecordZone(wire: $0) }
+        } catch {
+            throw CKError(error)
+        }
+    }
+
+    /// Fetches every zone and passes them, or the error, to `completionHandler`.
+    public func fetchAllRecordZones(completionHandler: @escaping @Sendable ([CKRecordZone]?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.allRecordZones() }
+    }
+
+    /// Deletes a zone and every record in it.
+    ///
+    /// - Returns: The ID you passed.
+    /// - Throws: `zoneNotFound` when it does not exist, `invalidArguments` for the default zone,
+    ///   or the request's error.
+    @discardableResult
+    public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
+        let (_, deleteResults) = try await modifyRecordZones(saving: [], deleting: [zoneID])
+        guard let result = deleteResults[zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zoneID.zoneName)'") }
+        try result.get()
+        return zoneID
+    }
+
+    /// Deletes a zone and passes its ID, or the error, to `completionHandler`.
+    public func delete(withRecordZoneID zoneID: CKRecordZone.ID, completionHandler: @escaping @Sendable (CKRecordZone.ID?, (any Error)?) -> Void) {
+        complete(completionHandler) { try await self.deleteRecordZone(withID: zoneID) }
+    }
+
+    /// Fetches zones by ID.
+    ///
+    /// - Returns: Each zone, or why it could not be fetched, keyed by the IDs you passed.
+    /// - Throws: Only when the whole request fails.
+    public func recordZones(for zoneIDs: [CKRecordZone.ID]) async throws -> [CKRecordZone.ID: Result<CKRecordZone, any Error>] {
+        guard !zoneIDs.isEmpty else { return [:] }
+        let request = WireZonesLookupRequest(context: requestContext(qualityOfService: .userInitiated), zoneIDs: zoneIDs.map(\.wireValue))
+        let response: WireZonesLookupResponse
+        do {
+            response = try await service.lookupZones(request)
+        } catch {
+            throw CKError(error)
+        }
+        var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+        for (zoneID, answer) in zip(zoneIDs, response.results) {
+            results[zoneID] = answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) }
+        }
+        return results
+    }
+
+    /// Fetches zones by ID and passes the results to `completionHandler`.
+    public func fetch(
+        withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
+        completionHandler: @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void
+    ) {
+        complete(completionHandler) { try await self.recordZones(for: zoneIDs) }
+    }
+
+    /// Creates and deletes zones in one request.
+    ///
+    /// - Returns: Each item's outcome, keyed by the IDs you passed.
+    /// - Throws: Only when the whole request fails.
+    public func modifyRecordZones(
+        saving recordZonesToSave: [CKRecordZone],
+        deleting recordZoneIDsToDelete: [CKRecordZone.ID]
+    ) async throws -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
+        guard !recordZonesToSave.isEmpty || !recordZoneIDsToDelete.isEmpty else { return ([:], [:]) }
+        let request = WireZonesModifyRequest(
+            context: requestContext(qualityOfService: .userInitiated),
+            saves: recordZonesToSave.map(\.wireValue),
+            deletes: recordZoneIDsToDelete.map(\.wireValue)
+        )
+        let response: WireZonesModifyResponse
+        do {
+            response = try await service.modifyZones(request)
+        } catch {
+            throw CKError(error)
+        }
+        var saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+        for (zone, answer) in zip(recordZonesToSave, response.saveResults) {
+            saveResults[zone.zoneID] = answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) }
+        }
+        var deleteResults: [CKRecordZone.ID: Result<Void, any Error>] = [:]
+        for (zoneID, answer) in zip(recordZoneIDsToDelete, response.deleteResults) {
+            deleteResults[zoneID] = answer.result.mapError { CKError($0) }
+        }
+        return (saveResults, deleteResults)
+    }
+
+    /// Creates and deletes zones in one request and passes the results to `completionHandler`.
+    public func modifyRecordZones(
+        saving recordZonesToSave: [CKRecordZone],
+        deleting recordZoneIDsToDelete: [CKRecordZone.ID],
+        completionHandler: @escaping @Sendable (Result<(saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]), any Error>) -> Void
+    ) {
+        complete(completionHandler) { try await self.modifyRecordZones(saving: recordZonesToSave, deleting: recordZoneIDsToDelete) }
+    }
+}

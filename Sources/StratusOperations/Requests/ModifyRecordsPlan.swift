@@ -1,0 +1,146 @@
+import StratusCore
+import StratusWire
+
+/// One modify-records request as the client prepares it: the client-side checks, the items
+/// that go to the server, and the mapping of the server's answers back to the caller's objects.
+///
+/// Client-side checks (names, field keys, value types, record size, duplicate IDs, references
+/// to other zones) fail their item without a request. When the batch is atomic, such a failure
+/// also fails every other item of the same zone with `batchRequestFailed`, in any zone.
+struct ModifyRecordsPlan {
+    let saves: [CKRecord]
+    let deletes: [CKRecord.ID]
+    let policy: CKRecordSavePolicy
+    let isAtomic: Bool
+
+    private(set) var saveOutcomes: [Result<CKRecord, any Error>?]
+    private(set) var deleteOutcomes: [Result<Void, any Error>?]
+    private var sentSaves: [(index: Int, save: WireRecordSave)] = []
+    private var sentDeletes: [Int] = []
+
+    init(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], policy: CKRecordSavePolicy, isAtomic: Bool) {
+        self.saves = saves
+        self.deletes = deletes
+        self.policy = policy
+        self.isAtomic = isAtomic
+        saveOutcomes = Array(repeating: nil, count: saves.count)
+        deleteOutcomes = Array(repeating: nil, count: deletes.count)
+        check()
+    }
+
+    private mutating func check() {
+        var seen: Set<CKRecord.ID> = []
+        var failedZones: Set<CKRecordZone.ID> = []
+        var prepared: [(Int, WireRecordSave)] = []
+        for (index, record) in saves.enumerated() {
+            let save = record.makeSave(policy: policy.wireValue)
+            let error = record.rejectionError
+                ?? (seen.insert(record.recordID).inserted ? nil : CKError(.invalidArguments, message: "record '\(record.recordID.recordName)' appears more than once in one operation"))
+                ?? WireValidation.checkRecordToSave(save).map(CKError.init)
+            if let error {
+                saveOutcomes[index] = .failure(error)
+                failedZones.insert(record.recordID.zoneID)
+            } else {
+                prepared.append((index, save))
+            }
+        }
+        var preparedDeletes: [Int] = []
+        for (index, recordID) in deletes.enumerated() {
+            let error = (seen.insert(recordID).inserted ? nil : CKError(.invalidArguments, message: "record '\(recordID.recordName)' appears more than once in one operation"))
+                ?? WireValidation.checkRecordName(recordID.recordName).map(CKError.init)
+                ?? WireValidation.checkZoneName(recordID.zoneID.zoneName).map(CKError.init)
+            if let error {
+                deleteOutcomes[index] = .failure(error)
+                failedZones.insert(recordID.zoneID)
+            } else {
+                preparedDeletes.append(index)
+            }
+        }
+        let blocked = CKError(.batchRequestFailed, message: "not sent: another item of this atomic batch in the same zone failed")
+        for (index, save) in prepared {
+            if isAtomic, failedZones.contains(saves[index].recordID.zoneID) {
+                saveOutcomes[index] = .failure(blocked)
+            } else {
+                sentSaves.append((index, save))
+            }
+        }
+        for index in preparedDeletes {
+            if isAtomic, failedZones.contains(deletes[index].zoneID) {
+                deleteOutcomes[index] = .failure(blocked)
+            } else {
+                sentDeletes.append(index)
+            }
+        }
+    }
+
+    /// The request to send, or nil when client-side checks left nothing to send.
+    func request(context: WireRequestContext) -> WireRecordsModifyRequest? {
+        guard !sentSaves.isEmpty || !sentDeletes.isEmpty else { return nil }
+        return WireRecordsModifyRequest(
+            context: context,
+            saves: sentSaves.map(\.save),
+            deletes: sentDeletes.map { deletes[$0].wireValue },
+            savePolicy: policy.wireValue,
+            isAtomic: isAtomic
+        )
+    }
+
+    /// Takes in the server's answer to ``request(context:)``.
+    mutating func record(_ response: WireRecordsModifyResponse) {
+        for (sent, answer) in zip(sentSaves, response.saveResults) {
+            let record = saves[sent.index]
+            saveOutcomes[sent.index] = answer.result
+                .map { CKRecord(wire: $0) }
+                .mapError { CKError(saving: record, $0) }
+        }
+        for (index, answer) in zip(sentDeletes, response.deleteResults) {
+            deleteOutcomes[index] = answer.result.mapError { CKError($0) }
+        }
+    }
+
+    /// Fails every item that was sent with the request's error.
+    mutating func record(_ error: CKError) {
+        for sent in sentSaves { saveOutcomes[sent.index] = .failure(error) }
+        for index in sentDeletes { deleteOutcomes[index] = .failure(error) }
+    }
+
+    /// The outcome of each save, keyed by the caller's record IDs.
+    var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] {
+        Dictionary(zip(saves.map(\.recordID), saveOutcomes.map { $0 ?? .failure(CKError(.internalError)) }), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The outcome of each delete, keyed by the caller's record IDs.
+    var deleteResults: [CKRecord.ID: Result<Void, any Error>] {
+        Dictionary(zip(deletes, deleteOutcomes.map { $0 ?? .failure(CKError(.internalError)) }), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The `partialFailure` error summing up the failed items, keyed by the caller's IDs, or
+    /// nil when every item succeeded.
+    var partialFailure: CKError? {
+        var errors: [AnyHashable: any Error] = [:]
+        for (record, outcome) in zip(saves, saveOutcomes) {
+            if case .failure(let error)? = outcome { errors[record.recordID] = error }
+        }
+        for (recordID, outcome) in zip(deletes, deleteOutcomes) {
+            if case .failure(let error)? = outcome { errors[recordID] = error }
+        }
+        guard !errors.isEmpty else { return nil }
+        return CKError(.partialFailure, message: "\(errors.count) of \(saves.count + deletes.count) items failed; see partialErrorsByItemID", extra: [CKPartialErrorsByItemIDKey: errors])
+    }
+}
+
+extension CKError {
+    /// The error of a failed save of `record`; a `serverRecordChanged` carries the server's
+    /// record, a copy of the record the client tried to save, and its ancestor.
+    init(saving record: CKRecord, _ wire: WireError) {
+        guard wire.code == .serverRecordChanged else {
+            self.init(wire)
+            return
+        }
+        var extra: [String: Any] = [:]
+        if let server = wire.serverRecord { extra[CKRecordChangedErrorServerRecordKey] = CKRecord(wire: server) }
+        extra[CKRecordChangedErrorClientRecordKey] = record.copy()
+        if record.recordChangeTag != nil { extra[CKRecordChangedErrorAncestorRecordKey] = CKRecord(wire: record.ancestorSnapshot) }
+        self.init(.serverRecordChanged, message: wire.message, extra: extra)
+    }
+}

@@ -1,0 +1,62 @@
+import StratusWire
+
+extension CloudServer {
+    /// Sets the security roles of `recordType` in the public database of a container.
+    /// Records already saved keep their creator; the new roles apply to the next request.
+    public func setPermissions(_ permissions: RecordPermissions, forRecordType recordType: String, containerIdentifier: String) {
+        containerStore(containerIdentifier).permissions.withLock { $0[recordType] = permissions }
+    }
+
+    /// The security roles of `recordType` in a container's public database.
+    public func permissions(forRecordType recordType: String, containerIdentifier: String) -> RecordPermissions {
+        containerStore(containerIdentifier).permissions(for: recordType)
+    }
+
+    /// Limits the storage of an account's private databases, over all containers, to `bytes`
+    /// (nil: unlimited). A request that would go over fails with `quotaExceeded` and stores
+    /// nothing. Storage counts record field data (``WireRecord/byteSize``) and asset files.
+    public func setQuota(bytes: Int?, forAccount account: String) {
+        accountStorage.withLock { $0[account, default: (0, nil)].quota = bytes }
+    }
+
+    /// Limits the storage of a container's public database to `bytes` (nil: unlimited).
+    public func setPublicQuota(bytes: Int?, containerIdentifier: String) {
+        containerStore(containerIdentifier).publicStorage.withLock { $0.quota = bytes }
+    }
+
+    /// The bytes an account's private databases hold, over all containers.
+    public func storageUsed(byAccount account: String) -> Int {
+        accountStorage.withLock { $0[account]?.used ?? 0 }
+    }
+
+    /// The bytes a container's public database holds.
+    public func publicStorageUsed(containerIdentifier: String) -> Int {
+        containerStore(containerIdentifier).publicStorage.withLock { $0.used }
+    }
+
+    /// The development schema of a container: record types and field types so far.
+    public func schema(containerIdentifier: String) -> ServerSchema {
+        containerStore(containerIdentifier).schema.withLock { $0 }
+    }
+
+    /// Charges `delta` bytes to the storage a request's changes go to.
+    ///
+    /// - Returns: false, charging nothing, when the charge would go over the quota.
+    func chargeStorage(_ delta: Int, scope: RequestScope) -> Bool {
+        if scope.databaseScope == .public {
+            return scope.container.publicStorage.withLock { storage in
+                if delta > 0, let quota = storage.quota, storage.used + delta > quota { return false }
+                storage.used += delta
+                return true
+            }
+        }
+        guard let account = scope.ledgerKey else { return true }
+        return accountStorage.withLock { ledger in
+            var entry = ledger[account, default: (0, nil)]
+            if delta > 0, let quota = entry.quota, entry.used + delta > quota { return false }
+            entry.used += delta
+            ledger[account] = entry
+            return true
+        }
+    }
+}

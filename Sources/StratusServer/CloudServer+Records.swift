@@ -1,0 +1,180 @@
+import Foundation
+import StratusWire
+
+extension CloudServer {
+    /// - SeeAlso: ``CloudService/lookupRecords(_:)``
+    public func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse {
+        let scope = try begin(request.context)
+        let database = try scope.databaseForReading()
+        var results: [WireItemResult<WireRecordID, WireRecord>] = []
+        results.reserveCapacity(request.recordIDs.count)
+        for recordID in request.recordIDs {
+            results.append(WireItemResult(id: recordID, result: lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)))
+        }
+        return WireRecordsLookupResponse(results: results)
+    }
+
+    private func lookUp(_ recordID: WireRecordID, in database: DatabaseStore, scope: RequestScope, desiredKeys: [String]?) -> Result<WireRecord, WireError> {
+        let zoneID = scope.normalized(recordID.zoneID)
+        guard let zone = database.zone(zoneID) else {
+            return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
+        }
+        var name = recordID.recordName
+        if name == WireZoneID.currentUserOwnerName, zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
+        zone.acquire()
+        let stored = zone.isDeleted ? nil : zone.records[name]
+        let deleted = zone.isDeleted
+        zone.release()
+        if deleted { return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist")) }
+        guard let stored else {
+            return .failure(WireError(.unknownItem, "record '\(recordID.recordName)' does not exist"))
+        }
+        if database.scope == .public {
+            let permissions = scope.container.permissions(for: stored.record.recordType)
+            let grants = permissions.grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
+            guard grants.contains(.read) else {
+                return .failure(WireError(.permissionFailure, "reading records of type '\(stored.record.recordType)' is not allowed for this user"))
+            }
+        }
+        return .success(present(stored.record, to: scope, desiredKeys: desiredKeys))
+    }
+
+    /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`,
+    /// only the desired fields, and assets as fresh local copies.
+    func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
+        var shown = record
+        if let user = scope.userRecordName {
+            if shown.creatorUserRecordName == user { shown.creatorUserRecordName = WireZoneID.currentUserOwnerName }
+            if shown.lastModifiedUserRecordName == user { shown.lastModifiedUserRecordName = WireZoneID.currentUserOwnerName }
+        }
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            shown.fields = shown.fields.filter { wanted.contains($0.key) }
+            shown.encryptedFields = shown.encryptedFields.filter { wanted.contains($0.key) }
+        }
+        shown.fields = shown.fields.mapValues(clientCopies)
+        return shown
+    }
+
+    private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {
+        switch value {
+        case .asset(let asset): .asset(assets.clientCopy(of: asset))
+        case .list(let values): .list(values.map(clientCopies))
+        default: value
+        }
+    }
+
+    func isCreator(_ stored: StoredRecord, _ scope: RequestScope) -> Bool {
+        scope.userRecordName != nil && stored.record.creatorUserRecordName == scope.userRecordName
+    }
+
+    /// - SeeAlso: ``CloudService/modifyRecords(_:)``
+    public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
+        let scope = try begin(request.context)
+        let database = try scope.databaseForWriting()
+        if let error = WireValidation.checkRequestSize(saves: request.saves, deletes: request.deletes) { throw error }
+        let user = try scope.requireAccount().userRecordName
+
+        // Find each item's zone; items of missing zones fail now.
+        var saveResults = [Result<WireRecord, WireError>?](repeating: nil, count: request.saves.count)
+        var deleteResults = [Result<Void, WireError>?](repeating: nil, count: request.deletes.count)
+        var batches: [WireZoneID: ZoneBatch] = [:]
+        var zoneOrder: [WireZoneID] = []
+        func batch(for zoneID: WireZoneID) -> WireZoneID? {
+            let normalized = scope.normalized(zoneID)
+            if batches[normalized] != nil { return normalized }
+            guard let store = database.zone(normalized) else { return nil }
+            batches[normalized] = ZoneBatch(store: store)
+            zoneOrder.append(normalized)
+            return normalized
+        }
+        for (index, save) in request.saves.enumerated() {
+            if let zoneID = batch(for: save.record.recordID.zoneID) {
+                batches[zoneID]?.saveIndices.append(index)
+            } else {
+                saveResults[index] = .failure(WireError(.zoneNotFound, "zone '\(save.record.recordID.zoneID.zoneName)' does not exist"))
+            }
+        }
+        for (index, recordID) in request.deletes.enumerated() {
+            if let zoneID = batch(for: recordID.zoneID) {
+                batches[zoneID]?.deleteIndices.append(index)
+            } else {
+                deleteResults[index] = .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
+            }
+        }
+
+        // Lock every zone the request touches, in one global order, and apply zone by zone.
+        let locked = batches.values.map(\.transaction.store).sorted { $0.lockOrder < $1.lockOrder }
+        locked.forEach { $0.acquire() }
+        defer { locked.forEach { $0.release() } }
+
+        for zoneID in zoneOrder {
+            guard var zoneBatch = batches[zoneID] else { continue }
+            let context = SaveContext(
+                scope: scope, database: database, user: user, policy: request.savePolicy,
+                namesSaved: Set(zoneBatch.saveIndices.map { request.saves[$0].record.recordID.recordName })
+            )
+            var failed = false
+            for index in zoneBatch.saveIndices {
+                let result = zoneBatch.store.isDeleted
+                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+                    : apply(request.saves[index], to: &zoneBatch.transaction, context)
+                if case .failure = result { failed = true }
+                saveResults[index] = result
+            }
+            for index in zoneBatch.deleteIndices {
+                let result = zoneBatch.store.isDeleted
+                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+                    : delete(request.deletes[index], from: &zoneBatch.transaction, scope: scope)
+                if case .failure = result { failed = true }
+                deleteResults[index] = result
+            }
+            if failed, request.isAtomic, zoneBatch.store.zone.capabilities.contains(.atomic) {
+                zoneBatch.transaction.rollBack()
+                let reason = WireError(.batchRequestFailed, "not saved: another item of the atomic batch in zone '\(zoneID.zoneName)' failed")
+                for index in zoneBatch.saveIndices where (try? saveResults[index]?.get()) != nil { saveResults[index] = .failure(reason) }
+                for index in zoneBatch.deleteIndices where (try? deleteResults[index]?.get()) != nil { deleteResults[index] = .failure(reason) }
+            }
+            batches[zoneID] = zoneBatch
+        }
+
+        // Charge storage; over the quota, nothing is stored.
+        let delta = batches.values.reduce(0) { $0 + $1.transaction.storageDelta }
+        guard chargeStorage(delta, scope: scope) else {
+            for zoneID in zoneOrder.reversed() { batches[zoneID]?.transaction.rollBack() }
+            throw WireError(.quotaExceeded, "saving would use \(delta) more bytes than the \(scope.databaseScope == .public ? "container's public" : "account's") storage quota allows")
+        }
+
+        return WireRecordsModifyResponse(
+            saveResults: zip(request.saves, saveResults).map { save, result in
+                WireItemResult(id: save.record.recordID, result: result ?? .failure(WireError(.internalError, "no result")))
+            },
+            deleteResults: zip(request.deletes, deleteResults).map { recordID, result in
+                WireItemResult(id: recordID, result: result ?? .failure(WireError(.internalError, "no result")))
+            }
+        )
+    }
+}
+
+/// The items of one request in one zone, and the changes made to the zone for them.
+struct ZoneBatch {
+    var transaction: ZoneTransaction
+    var saveIndices: [Int] = []
+    var deleteIndices: [Int] = []
+
+    var store: ZoneStore { transaction.store }
+
+    init(store: ZoneStore) {
+        transaction = ZoneTransaction(store: store)
+    }
+}
+
+/// What a save needs to know about its request.
+struct SaveContext {
+    let scope: RequestScope
+    let database: DatabaseStore
+    let user: String
+    let policy: WireSavePolicy
+    /// The names of the records the request saves in this zone, which references may target.
+    let namesSaved: Set<String>
+}

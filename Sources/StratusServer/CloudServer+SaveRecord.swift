@@ -1,0 +1,150 @@
+import Foundation
+import StratusWire
+
+extension CloudServer {
+    /// Saves one record into a locked zone, following the save policy, or says why not.
+    func apply(_ save: WireRecordSave, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<WireRecord, WireError> {
+        if let error = WireValidation.checkRecordToSave(save) { return .failure(error) }
+        let incoming = save.record
+        let name = incoming.recordID.recordName
+        let existing = transaction.store.records[name]
+
+        if let error = checkPermission(toSave: incoming, over: existing, context) { return .failure(error) }
+        if let existing, existing.record.recordType != incoming.recordType {
+            return .failure(WireError(.invalidArguments, "record '\(name)' has type '\(existing.record.recordType)' on the server, not '\(incoming.recordType)'"))
+        }
+        if context.policy == .ifServerRecordUnchanged {
+            switch (incoming.changeTag, existing) {
+            case (nil, let existing?):
+                return .failure(WireError(.serverRecordChanged, "record to insert already exists: '\(name)' is on the server with change tag \(existing.record.changeTag ?? "nil")", serverRecord: present(existing.record, to: context.scope)))
+            case (_?, nil):
+                return .failure(WireError(.unknownItem, "record '\(name)' was deleted on the server; save it without a change tag to create it again"))
+            case (let tag?, let existing?) where tag != existing.record.changeTag:
+                return .failure(WireError(.serverRecordChanged, "client oplock error updating record: '\(name)' has change tag \(existing.record.changeTag ?? "nil") on the server, not \(tag)", serverRecord: present(existing.record, to: context.scope)))
+            default:
+                break
+            }
+        }
+
+        var record = existing?.record ?? WireRecord(
+            recordID: WireRecordID(recordName: name, zoneID: transaction.store.zone.zoneID),
+            recordType: incoming.recordType
+        )
+        for (key, value) in incoming.fields { record.fields[key] = value }
+        for key in save.removedKeys { record.fields[key] = nil }
+        for (key, value) in incoming.encryptedFields { record.encryptedFields[key] = value }
+        for key in save.removedEncryptedKeys { record.encryptedFields[key] = nil }
+        if save.parentChanged || existing == nil { record.parent = incoming.parent }
+
+        if let error = checkReferences(incoming, parentChanged: save.parentChanged || existing == nil, in: transaction.store, context) {
+            return .failure(error)
+        }
+        let size = record.byteSize
+        if size > WireLimits.maximumRecordBytes {
+            return .failure(WireError(.limitExceeded, "record '\(name)' would hold \(size) bytes of field data; the limit is \(WireLimits.maximumRecordBytes) bytes (1 MB), assets excluded"))
+        }
+        let assetBytes: Int
+        do {
+            (record.fields, assetBytes) = try storeAssets(of: record.fields, sent: Set(incoming.fields.keys), recordName: name)
+        } catch {
+            return .failure(error)
+        }
+        if let error = context.scope.container.schema.withLock({ $0.admit(record) }) { return .failure(error) }
+
+        let date = context.database.nextDate(now: clock.now)
+        record.changeTag = nextChangeTag()
+        record.modificationDate = date
+        record.lastModifiedUserRecordName = context.user
+        if existing == nil {
+            record.creationDate = date
+            record.creatorUserRecordName = context.user
+        }
+        transaction.set(StoredRecord(record: record, assetBytes: assetBytes), named: name)
+        return .success(present(record, to: context.scope))
+    }
+
+    /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.
+    func delete(_ recordID: WireRecordID, from transaction: inout ZoneTransaction, scope: RequestScope) -> Result<Void, WireError> {
+        if let error = WireValidation.checkRecordName(recordID.recordName) { return .failure(error) }
+        guard let existing = transaction.store.records[recordID.recordName] else { return .success(()) }
+        if scope.databaseScope == .public {
+            let grants = scope.container.permissions(for: existing.record.recordType)
+                .grants(signedIn: true, isCreator: isCreator(existing, scope))
+            guard grants.contains(.write) else {
+                return .failure(WireError(.permissionFailure, "deleting record '\(recordID.recordName)' of type '\(existing.record.recordType)' is not allowed for this user"))
+            }
+        }
+        transaction.deleteCascading(recordID.recordName)
+        return .success(())
+    }
+
+    private func checkPermission(toSave incoming: WireRecord, over existing: StoredRecord?, _ context: SaveContext) -> WireError? {
+        guard context.scope.databaseScope == .public else { return nil }
+        let type = existing?.record.recordType ?? incoming.recordType
+        let grants = context.scope.container.permissions(for: type)
+            .grants(signedIn: true, isCreator: existing.map { isCreator($0, context.scope) } ?? true)
+        if existing == nil, !grants.contains(.create) {
+            return WireError(.permissionFailure, "creating records of type '\(type)' is not allowed for this user")
+        }
+        if existing != nil, !grants.contains(.write) {
+            return WireError(.permissionFailure, "changing record '\(incoming.recordID.recordName)' of type '\(type)' is not allowed for this user")
+        }
+        return nil
+    }
+
+    /// The `deleteSelf` and parent references a save writes must target a record of the zone,
+    /// or one saved in the same request, and no record may have more than 750 `deleteSelf`
+    /// references pointing at it.
+    private func checkReferences(_ incoming: WireRecord, parentChanged: Bool, in store: ZoneStore, _ context: SaveContext) -> WireError? {
+        let name = incoming.recordID.recordName
+        let targets = StoredRecord(record: incoming, assetBytes: 0).deleteSelfTargets
+        var required = targets
+        if parentChanged, let parent = incoming.parent { required.insert(parent.recordID.recordName) }
+        for target in required.sorted() where store.records[target] == nil && !context.namesSaved.contains(target) {
+            return WireError(.referenceViolation, "record '\(name)' references '\(target)', which neither exists nor is saved in the same request")
+        }
+        for target in targets.sorted() {
+            let sources = store.deleteSelfSources[target, default: []].union([name])
+            if sources.count > WireLimits.maximumDeleteSelfReferencesPerTarget {
+                return WireError(.limitExceeded, "record '\(target)' would have \(sources.count) deleteSelf references pointing at it; the limit is \(WireLimits.maximumDeleteSelfReferencesPerTarget)")
+            }
+        }
+        return nil
+    }
+
+    /// Copies the files of the assets the save sends into the server's storage, and counts the
+    /// bytes of every asset the record holds.
+    private func storeAssets(of fields: [String: WireFieldValue], sent: Set<String>, recordName: String) throws(WireError) -> ([String: WireFieldValue], Int) {
+        var stored = fields
+        var bytes = 0
+        for key in fields.keys.sorted() {
+            guard let value = fields[key] else { continue }
+            let (newValue, size) = try storeAssets(in: value, copy: sent.contains(key), field: key, recordName: recordName)
+            stored[key] = newValue
+            bytes += size
+        }
+        return (stored, bytes)
+    }
+
+    private func storeAssets(in value: WireFieldValue, copy: Bool, field: String, recordName: String) throws(WireError) -> (WireFieldValue, Int) {
+        switch value {
+        case .asset(let asset):
+            if copy {
+                let (storedAsset, size) = try assets.store(asset, field: field, recordName: recordName)
+                return (.asset(storedAsset), size)
+            }
+            return (value, assets.size(of: asset))
+        case .list(let values):
+            var result: [WireFieldValue] = []
+            var total = 0
+            for element in values {
+                let (storedElement, size) = try storeAssets(in: element, copy: copy, field: field, recordName: recordName)
+                result.append(storedElement)
+                total += size
+            }
+            return (.list(result), total)
+        default:
+            return (value, 0)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import StratusWire
+
+extension CloudServer {
+    /// - SeeAlso: ``CloudService/listZones(_:)``
+    public func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
+        let scope = try begin(context)
+        return WireZonesListResponse(zones: try scope.databaseForReading().allZones.map(\.zone))
+    }
+
+    /// - SeeAlso: ``CloudService/lookupZones(_:)``
+    public func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse {
+        let scope = try begin(request.context)
+        let database = try scope.databaseForReading()
+        return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
+            guard let zone = database.zone(scope.normalized(zoneID)) else {
+                return WireItemResult(id: zoneID, result: .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")))
+            }
+            return WireItemResult(id: zoneID, result: .success(zone.zone))
+        })
+    }
+
+    /// - SeeAlso: ``CloudService/modifyZones(_:)``
+    public func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse {
+        let scope = try begin(request.context)
+        let database = try scope.databaseForWriting()
+        let saveResults = request.saves.map { zone in
+            WireItemResult(id: zone.zoneID, result: save(zone.zoneID, in: database, scope: scope))
+        }
+        let deleteResults = request.deletes.map { zoneID in
+            WireItemResult(id: zoneID, result: deleteZone(zoneID, from: database, scope: scope))
+        }
+        return WireZonesModifyResponse(saveResults: saveResults, deleteResults: deleteResults)
+    }
+
+    private func save(_ zoneID: WireZoneID, in database: DatabaseStore, scope: RequestScope) -> Result<WireZone, WireError> {
+        if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
+        if zoneID.isDefaultZone {
+            return .failure(WireError(.invalidArguments, "the default zone '\(WireZoneID.defaultZoneName)' exists in every database and cannot be saved"))
+        }
+        guard database.scope == .private else {
+            return .failure(WireError(.badDatabase, "custom zones exist only in private databases; zone '\(zoneID.zoneName)' cannot be saved in the \(database.scope) database"))
+        }
+        let normalized = scope.normalized(zoneID)
+        guard normalized.ownerName == WireZoneID.currentUserOwnerName else {
+            return .failure(WireError(.permissionFailure, "zone '\(zoneID.zoneName)' belongs to another user"))
+        }
+        return .success(database.createZone(normalized, capabilities: [.fetchChanges, .atomic]))
+    }
+
+    private func deleteZone(_ zoneID: WireZoneID, from database: DatabaseStore, scope: RequestScope) -> Result<Void, WireError> {
+        if zoneID.isDefaultZone {
+            return .failure(WireError(.invalidArguments, "the default zone '\(WireZoneID.defaultZoneName)' cannot be deleted"))
+        }
+        if database.scope == .public {
+            return .failure(WireError(.badDatabase, "the public database has no custom zones; zone '\(zoneID.zoneName)' cannot be deleted"))
+        }
+        guard let removed = database.removeZone(scope.normalized(zoneID)) else {
+            return .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+        }
+        removed.acquire()
+        let freed = removed.records.values.reduce(0) { $0 + $1.storageBytes }
+        removed.release()
+        _ = chargeStorage(-freed, scope: scope)
+        return .success(())
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import StratusWire
+import Synchronization
+
+/// An embedded, in-memory CloudKit server: the default ``CloudService`` behind every Stratus
+/// container.
+///
+/// Where iCloud is a remote service you cannot control, a `CloudServer` lives in your process
+/// and does exactly what you tell it: its clock moves when you advance it, change tags come
+/// from a counter, and failures happen when you inject them. It keeps containers by
+/// identifier, with one public database per container shared by every account, one private
+/// database per account, and an empty shared database. Each call to
+/// `container(identifier:account:)` is a new device; devices of one account share its private
+/// database, as a user's phone and laptop do.
+///
+/// ```swift
+/// let server = CloudServer(clock: ManualClock())
+/// let phone = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+/// let laptop = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+/// try await phone.privateCloudDatabase.save(CKRecord(recordType: "Note"))
+/// server.requestCount                                   // 1
+/// server.failNextRequests(1, with: .zoneBusy, retryAfter: 2)
+/// ```
+///
+/// It behaves as CloudKit's server does: change tags and `serverRecordChanged` conflicts with
+/// server, client and ancestor records, the three save policies, atomic zones, `deleteSelf`
+/// cascades, request and record limits, security roles in the public database, quotas, and the
+/// development schema. Locks are per zone, so devices working on different zones never wait
+/// for each other.
+///
+/// - Warning: Not modelled: the production environment and deploying (a later part), sharing,
+///   persistence across process restarts, and the network (requests are in-process calls).
+public final class CloudServer: CloudService, Sendable {
+    /// The server every `CKContainer(identifier:)` and `CKContainer.default()` talks to.
+    public static let shared = CloudServer()
+
+    /// The clock behind server dates, retry-after windows and timeouts.
+    public let clock: any CloudClock
+
+    struct Device: Sendable {
+        var containerIdentifier: String
+        var account: String?
+        var statusOverride: WireAccountStatus?
+
+        var status: WireAccountStatus {
+            statusOverride ?? (account == nil ? .noAccount : .available)
+        }
+    }
+
+    struct Registry: Sendable {
+        var containers: [String: ContainerStore] = [:]
+        var devices: [String: Device] = [:]
+        var knownUsers: Set<String> = []
+        var requestCount = 0
+        var injectedFailures: [WireError] = []
+        var rateLimiter: RateLimiter?
+    }
+
+    let registry = Mutex(Registry())
+    let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])
+    let assets = AssetStore()
+    private let tagCounter = Atomic<UInt64>(0)
+
+    /// Creates an empty server.
+    ///
+    /// - Parameter clock: The server's time; pass a ``ManualClock`` to decide in tests when
+    ///   time passes. A ``SystemClock`` by default.
+    public init(clock: any CloudClock = SystemClock()) {
+        self.clock = clock
+    }
+
+    /// A new change tag: a counter in base 36, so tags are short, unique and repeatable.
+    func nextChangeTag() -> String {
+        String(tagCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    /// The container with `identifier`, created on first use.
+    func containerStore(_ identifier: String) -> ContainerStore {
+        registry.withLock { registry in
+            if let existing = registry.containers[identifier] { return existing }
+            let created = ContainerStore(identifier: identifier)
+            registry.containers[identifier] = created
+            return created
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import StratusWire
+
+/// One zone's records, behind the zone's own lock, so requests on different zones never wait
+/// for each other.
+///
+/// A request locks every zone it touches (in ``lockOrder``, so two requests cannot deadlock),
+/// changes them through ``ZoneTransaction``s, and unlocks them when it is done.
+final class ZoneStore: @unchecked Sendable {
+    let zone: WireZone
+    private let lock = NSLock()
+
+    // Guarded by `lock`.
+    private(set) var records: [String: StoredRecord] = [:]
+    /// For each record name, the records holding a `deleteSelf` reference to it.
+    private(set) var deleteSelfSources: [String: Set<String>] = [:]
+    /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
+    var isDeleted = false
+
+    init(zone: WireZone) {
+        self.zone = zone
+    }
+
+    /// The order in which a request locks several zones.
+    var lockOrder: (String, String) { (zone.zoneID.zoneName, zone.zoneID.ownerName) }
+
+    func acquire() { lock.lock() }
+    func release() { lock.unlock() }
+
+    /// Puts `stored` under `name`, or removes the record when nil, keeping the reference index
+    /// in step. Call only with the lock held.
+    func setRecord(_ stored: StoredRecord?, named name: String) {
+        let oldTargets = records[name]?.deleteSelfTargets ?? []
+        let newTargets = stored?.deleteSelfTargets ?? []
+        for target in oldTargets.subtracting(newTargets) {
+            deleteSelfSources[target]?.remove(name)
+            if deleteSelfSources[target]?.isEmpty == true { deleteSelfSources[target] = nil }
+        }
+        for target in newTargets.subtracting(oldTargets) {
+            deleteSelfSources[target, default: []].insert(name)
+        }
+        records[name] = stored
+    }
+}
+
+/// The changes one request makes to one zone, with what they replaced, so that an atomic batch
+/// can be undone and a quota can be charged for the difference.
+struct ZoneTransaction {
+    let store: ZoneStore
+    /// The record each touched name had before the request's first change to it.
+    private(set) var previous: [String: StoredRecord?] = [:]
+    private var touchOrder: [String] = []
+
+    init(store: ZoneStore) {
+        self.store = store
+    }
+
+    /// Changes a record, remembering its first previous value.
+    mutating func set(_ stored: StoredRecord?, named name: String) {
+        if previous[name] == nil {
+            previous[name] = .some(store.records[name])
+            touchOrder.append(name)
+        }
+        store.setRecord(stored, named: name)
+    }
+
+    /// Puts back every record this transaction changed.
+    mutating func rollBack() {
+        for name in touchOrder.reversed() {
+            if let old = previous[name] { store.setRecord(old, named: name) }
+        }
+        previous = [:]
+        touchOrder = []
+    }
+
+    /// Storage bytes added (positive) or freed (negative) by the changes.
+    var storageDelta: Int {
+        previous.reduce(0) { total, entry in
+            total + (store.records[entry.key]?.storageBytes ?? 0) - (entry.value?.storageBytes ?? 0)
+        }
+    }
+
+    /// Deletes `name` and, transitively, every record holding a `deleteSelf` reference to a
+    /// deleted record. Cycles end, as each record is deleted once.
+    mutating func deleteCascading(_ name: String) {
+        var pending = [name]
+        while let next = pending.popLast() {
+            guard store.records[next] != nil else { continue }
+            let sources = store.deleteSelfSources[next] ?? []
+            set(nil, named: next)
+            pending.append(contentsOf: sources.sorted())
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import StratusWire
+
+/// The server's asset files: a per-server temporary directory, removed with the server.
+///
+/// Saving copies the bytes of each asset's file here, named by their SHA-256, so the client's
+/// file may change or go away afterwards. Fetching hands out a fresh copy the client may read.
+final class AssetStore: @unchecked Sendable {
+    let root: URL
+    private let files = FileManager.default
+
+    init() {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    deinit {
+        try? files.removeItem(at: root)
+    }
+
+    /// Copies the file of `asset` into the store.
+    ///
+    /// - Returns: The stored asset and its size in bytes.
+    /// - Throws: `assetFileNotFound` when the asset has no file or the file cannot be read.
+    func store(_ asset: WireAsset, field: String, recordName: String) throws(WireError) -> (WireAsset, Int) {
+        guard let url = asset.fileURL else {
+            throw WireError(.assetFileNotFound, "the asset in field '\(field)' of record '\(recordName)' has no file URL")
+        }
+        guard let data = files.contents(atPath: url.path) else {
+            throw WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' does not exist at \(url.path)")
+        }
+        let directory = root.appendingPathComponent("assets", isDirectory: true)
+        let stored = directory.appendingPathComponent(SHA256.hex(data))
+        do {
+            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            if !files.fileExists(atPath: stored.path) { try data.write(to: stored, options: .atomic) }
+        } catch {
+            throw WireError(.internalError, "the server could not store an asset: \(error)")
+        }
+        return (WireAsset(fileURL: stored), data.count)
+    }
+
+    /// A copy of a stored asset for a client to read; the client cannot change the stored file.
+    func clientCopy(of asset: WireAsset) -> WireAsset {
+        guard let source = asset.fileURL else { return asset }
+        let directory = root.appendingPathComponent("downloads", isDirectory: true)
+        let copy = directory.appendingPathComponent("\(UUID().uuidString)-\(source.lastPathComponent)")
+        do {
+            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            try files.copyItem(at: source, to: copy)
+            return WireAsset(fileURL: copy)
+        } catch {
+            return asset
+        }
+    }
+}
+
+extension AssetStore {
+    /// The size of a stored asset's file, 0 when it has none.
+    func size(of asset: WireAsset) -> Int {
+        guard let path = asset.fileURL?.path,
+              let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        else { return 0 }
+        return size.intValue
+    }
+}

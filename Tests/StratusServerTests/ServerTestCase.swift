@@ -1,0 +1,52 @@
+import Stratus
+import XCTest
+
+/// A fresh server per test, with a clock that moves only when the test advances it, and the
+/// devices of the Clown Central story.
+class ServerTestCase: XCTestCase {
+    let identifier = "iCloud.com.example.clowns"
+    var clock: ManualClock!
+    var server: CloudServer!
+
+    override func setUp() {
+        super.setUp()
+        clock = ManualClock()
+        server = CloudServer(clock: clock)
+    }
+
+    override func tearDown() {
+        server = nil
+        clock = nil
+        super.tearDown()
+    }
+
+    func device(_ account: String?) -> CKContainer {
+        server.container(identifier: identifier, account: account)
+    }
+
+    /// Asserts that `body` throws a CKError with `code`, and returns it.
+    @discardableResult
+    func assertThrowsCKError<T>(
+        _ code: CKError.Code,
+        file: StaticString = #filePath,
+        line: UInt = #line,
+        _ body: () async throws -> T
+    ) async -> CKError? {
+        do {
+            _ = try await body()
+            XCTFail("expected \(code), got success", file: file, line: line)
+        } catch let error as CKError {
+            XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+            return error
+        } catch {
+            XCTFail("expected \(code), got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+
+    /// The CKError code of a failed item result, or nil.
+    func code<T>(_ result: Result<T, any Error>?) -> CKError.Code? {
+        guard case .failure(let error)? = result else { return nil }
+        return (error as? CKError)?.code
+    }
+}
