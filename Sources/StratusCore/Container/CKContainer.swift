@@ -26,7 +26,13 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// This device's identity, which the service maps to an account.
     package let deviceID: String
 
-    private var databases: [CKDatabase] = []
+    /// The databases handed out so far, held weakly: a database keeps its container alive (as
+    /// `CKContainer.default().privateCloudDatabase` needs), not the other way round.
+    private let databases = Mutex<[CKDatabase.Scope: WeakDatabase]>([:])
+
+    private struct WeakDatabase {
+        weak var database: CKDatabase?
+    }
 
     private static let defaultDevices = Mutex<[String: String]>([:])
 
@@ -69,25 +75,25 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         self.service = service
         self.deviceID = deviceID
         super.init()
-        databases = [.public, .private, .shared].map { CKDatabase(container: self, scope: $0) }
     }
 
     /// The public database, shared by every user of the app. Always the same object.
-    public var publicCloudDatabase: CKDatabase { databases[0] }
+    public var publicCloudDatabase: CKDatabase { database(with: .public) }
 
     /// The current user's private database. Always the same object.
-    public var privateCloudDatabase: CKDatabase { databases[1] }
+    public var privateCloudDatabase: CKDatabase { database(with: .private) }
 
     /// The database of shares the current user joined; empty in this release. Always the same
     /// object.
-    public var sharedCloudDatabase: CKDatabase { databases[2] }
+    public var sharedCloudDatabase: CKDatabase { database(with: .shared) }
 
     /// The database with the given scope: the same object as the matching property.
     public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
-        switch databaseScope {
-        case .public: publicCloudDatabase
-        case .private: privateCloudDatabase
-        case .shared: sharedCloudDatabase
+        databases.withLock { databases in
+            if let existing = databases[databaseScope]?.database { return existing }
+            let created = CKDatabase(container: self, scope: databaseScope)
+            databases[databaseScope] = WeakDatabase(database: created)
+            return created
         }
     }
 

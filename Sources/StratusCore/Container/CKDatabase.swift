@@ -28,9 +28,8 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     /// Which database this is.
     public let databaseScope: Scope
 
-    /// The container the database belongs to. The container keeps its databases alive, not the
-    /// other way round.
-    package unowned let container: CKContainer
+    /// The container the database belongs to, kept alive by the database.
+    package let container: CKContainer
 
     init(container: CKContainer, scope: Scope) {
         self.container = container
