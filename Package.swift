@@ -28,12 +28,15 @@ let package = Package(
         .target(name: "StratusOperations", dependencies: ["StratusCore"], swiftSettings: internalChecks),
         // The umbrella module users import; it only re-exports the others.
         .target(name: "Stratus", dependencies: ["StratusWire", "StratusServer", "StratusCore", "StratusOperations"]),
-        .executableTarget(name: "stratus-demo", dependencies: ["Stratus"]),
+        // The Clown Central story the demo tells, as a library a test can check.
+        .target(name: "ClownCentral", dependencies: ["Stratus"]),
+        .executableTarget(name: "stratus-demo", dependencies: ["Stratus", "ClownCentral"]),
 
         // Helpers shared by the test targets; not shipped, not API.
         .target(name: "_StratusTestSupport", path: "Tests/_StratusTestSupport"),
         .testTarget(name: "StratusWireTests", dependencies: ["StratusWire", "_StratusTestSupport"]),
         .testTarget(name: "StratusServerTests", dependencies: ["Stratus", "_StratusTestSupport"]),
+        .testTarget(name: "ClownCentralTests", dependencies: ["ClownCentral"]),
         .testTarget(
             name: "StratusCoreTests",
             dependencies: ["StratusCore", "_StratusTestSupport"],

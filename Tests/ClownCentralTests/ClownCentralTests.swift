@@ -1,0 +1,25 @@
+import ClownCentral
+import Stratus
+import XCTest
+
+/// The demo's story, checked step by step.
+final class ClownCentralTests: XCTestCase {
+    func testTheStoryUnfoldsAsTheTalkTellsIt() async throws {
+        let server = CloudServer(clock: ManualClock())
+        var narration: [String] = []
+        let report = try await ClownCentral.run(on: server) { narration.append($0) }
+
+        XCTAssertNotNil(report.fetchedTag)
+        XCTAssertNotEqual(report.tagAfterJohn, report.fetchedTag, "John's save gives the party a new tag")
+        XCTAssertEqual(report.aliceConflict, .serverRecordChanged, "Alice's stale save conflicts")
+        XCTAssertEqual(report.serverAttendeesInConflict, ["John"], "the error carries the server's record")
+        XCTAssertEqual(report.ancestorAttendees, [], "and the version Alice edited")
+        XCTAssertNotEqual(report.tagAfterAlice, report.tagAfterJohn)
+        XCTAssertEqual(report.attendees, ["John", "Alice"], "Alice's merge keeps John's change")
+        XCTAssertEqual(report.photos, ["photo-1", "photo-2"])
+        XCTAssertEqual(report.tagAfterPhotos, report.tagAfterAlice, "referencing the party does not change its tag")
+        XCTAssertEqual(report.requestCount, server.requestCount)
+        XCTAssertEqual(report.requestCount, 9)
+        XCTAssertEqual(narration.count, 8)
+    }
+}
