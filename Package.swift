@@ -5,8 +5,9 @@
 
 import PackageDescription
 
-// Uncomment to compile the internal invariant checks of the embedded server's structures.
-// They void the performance promises of the benchmarks; CI runs them in a debug job.
+// The internal invariant checks of the embedded server's structures compile only with
+// STRATUS_INTERNAL_CHECKS. They void the performance promises of the benchmarks; CI runs the
+// tests once more with them (`.ci/run`). Uncomment to turn them on for every build:
 // let internalChecks: [SwiftSetting] = [.define("STRATUS_INTERNAL_CHECKS")]
 let internalChecks: [SwiftSetting] = []
 

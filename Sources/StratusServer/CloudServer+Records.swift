@@ -106,7 +106,10 @@ extension CloudServer {
         // Lock every zone the request touches, in one global order, and apply zone by zone.
         let locked = batches.values.map(\.transaction.store).sorted { $0.lockOrder < $1.lockOrder }
         locked.forEach { $0.acquire() }
-        defer { locked.forEach { $0.release() } }
+        defer {
+            locked.forEach { $0._checkInvariants() }
+            locked.forEach { $0.release() }
+        }
 
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }

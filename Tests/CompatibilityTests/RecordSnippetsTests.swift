@@ -104,3 +104,36 @@ final class RecordSnippetsTests: XCTestCase {
         XCTAssertEqual(text, "from a task")
     }
 }
+
+/// The README's example, as written there.
+final class ReadmeExampleTests: XCTestCase {
+    func testReadmeConflictExample() async throws {
+        let server = CloudServer(clock: ManualClock())
+        let phone = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+        let laptop = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+
+        let party = CKRecord(recordType: "Party", recordID: CKRecord.ID(recordName: "clown-party"))
+        party["title"] = "Clowns at the park"
+        party["attendees"] = 12
+        let saved = try await phone.privateCloudDatabase.save(party)
+
+        let stale = try await laptop.privateCloudDatabase.record(for: party.recordID)
+        saved["attendees"] = 13
+        _ = try await phone.privateCloudDatabase.save(saved)
+        stale["attendees"] = 14
+        var merged = false
+        do {
+            _ = try await laptop.privateCloudDatabase.save(stale)
+        } catch let error as CKError where error.code == .serverRecordChanged {
+            if let serverRecord = error.serverRecord {
+                XCTAssertEqual(serverRecord["attendees"] as? Int, 13)
+                serverRecord["attendees"] = 14
+                _ = try await laptop.privateCloudDatabase.save(serverRecord)
+                merged = true
+            }
+        }
+        XCTAssertTrue(merged)
+        let final = try await phone.privateCloudDatabase.record(for: party.recordID)
+        XCTAssertEqual(final["attendees"] as? Int, 14)
+    }
+}
