@@ -69,6 +69,10 @@ extension CloudServer {
     }
 
     /// - SeeAlso: ``CloudService/modifyRecords(_:)``
+    ///
+    /// Within each zone the request's deletes are applied first, then its saves in order, so a
+    /// save may not reference a record the same request deletes (`referenceViolation`). A
+    /// reference to a record the same request saves holds only if that save succeeds.
     public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
         let scope = try begin(request.context)
         let database = try scope.databaseForWriting()
@@ -118,19 +122,41 @@ extension CloudServer {
                 namesSaved: Set(zoneBatch.saveIndices.map { request.saves[$0].record.recordID.recordName })
             )
             var failed = false
-            for index in zoneBatch.saveIndices {
-                let result = zoneBatch.store.isDeleted
-                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
-                    : apply(request.saves[index], to: &zoneBatch.transaction, context)
-                if case .failure = result { failed = true }
-                saveResults[index] = result
-            }
             for index in zoneBatch.deleteIndices {
                 let result = zoneBatch.store.isDeleted
                     ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
                     : delete(request.deletes[index], from: &zoneBatch.transaction, scope: scope)
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
+            }
+            var pendingTargets: [Int: Set<String>] = [:]
+            for index in zoneBatch.saveIndices {
+                let result = zoneBatch.store.isDeleted
+                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+                    : apply(request.saves[index], to: &zoneBatch.transaction, context)
+                switch result {
+                case .success(let applied):
+                    if !applied.pendingTargets.isEmpty { pendingTargets[index] = applied.pendingTargets }
+                    saveResults[index] = .success(applied.record)
+                case .failure(let error):
+                    failed = true
+                    saveResults[index] = .failure(error)
+                }
+            }
+            // A reference may target a record saved in the same request only if that save
+            // succeeded; undo the saves that relied on one that failed, until none does.
+            var undone = true
+            while undone {
+                undone = false
+                for (index, targets) in pendingTargets.sorted(by: { $0.key < $1.key }) {
+                    guard let missing = targets.sorted().first(where: { zoneBatch.store.records[$0] == nil }) else { continue }
+                    let name = request.saves[index].record.recordID.recordName
+                    zoneBatch.transaction.revert(name)
+                    saveResults[index] = .failure(WireError(.referenceViolation, "record '\(name)' references '\(missing)', whose save in the same request failed"))
+                    pendingTargets[index] = nil
+                    failed = true
+                    undone = true
+                }
             }
             if failed, request.isAtomic, zoneBatch.store.zone.capabilities.contains(.atomic) {
                 zoneBatch.transaction.rollBack()

@@ -2,8 +2,15 @@ import Foundation
 import StratusWire
 
 extension CloudServer {
+    /// A save that went through: the record as its sender sees it, and the records it
+    /// references that exist only because the same request saves them.
+    struct AppliedSave {
+        var record: WireRecord
+        var pendingTargets: Set<String>
+    }
+
     /// Saves one record into a locked zone, following the save policy, or says why not.
-    func apply(_ save: WireRecordSave, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<WireRecord, WireError> {
+    func apply(_ save: WireRecordSave, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
         if let error = WireValidation.checkRecordToSave(save) { return .failure(error) }
         let incoming = save.record
         let name = incoming.recordID.recordName
@@ -36,8 +43,10 @@ extension CloudServer {
         for key in save.removedEncryptedKeys { record.encryptedFields[key] = nil }
         if save.parentChanged || existing == nil { record.parent = incoming.parent }
 
-        if let error = checkReferences(incoming, parentChanged: save.parentChanged || existing == nil, in: transaction.store, context) {
-            return .failure(error)
+        let pendingTargets: Set<String>
+        switch checkReferences(incoming, parentChanged: save.parentChanged || existing == nil, in: transaction.store, context) {
+        case .success(let targets): pendingTargets = targets
+        case .failure(let error): return .failure(error)
         }
         let size = record.byteSize
         if size > WireLimits.maximumRecordBytes {
@@ -60,7 +69,7 @@ extension CloudServer {
             record.creatorUserRecordName = context.user
         }
         transaction.set(StoredRecord(record: record, assetBytes: assetBytes), named: name)
-        return .success(present(record, to: context.scope))
+        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets))
     }
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.
@@ -95,21 +104,28 @@ extension CloudServer {
     /// The `deleteSelf` and parent references a save writes must target a record of the zone,
     /// or one saved in the same request, and no record may have more than 750 `deleteSelf`
     /// references pointing at it.
-    private func checkReferences(_ incoming: WireRecord, parentChanged: Bool, in store: ZoneStore, _ context: SaveContext) -> WireError? {
+    ///
+    /// - Returns: The targets that do not exist yet but are saved later in the same request;
+    ///   the save stands only if theirs succeed.
+    private func checkReferences(_ incoming: WireRecord, parentChanged: Bool, in store: ZoneStore, _ context: SaveContext) -> Result<Set<String>, WireError> {
         let name = incoming.recordID.recordName
         let targets = StoredRecord(record: incoming, assetBytes: 0).deleteSelfTargets
         var required = targets
         if parentChanged, let parent = incoming.parent { required.insert(parent.recordID.recordName) }
-        for target in required.sorted() where store.records[target] == nil && !context.namesSaved.contains(target) {
-            return WireError(.referenceViolation, "record '\(name)' references '\(target)', which neither exists nor is saved in the same request")
+        var pending: Set<String> = []
+        for target in required.sorted() where store.records[target] == nil && target != name {
+            guard context.namesSaved.contains(target) else {
+                return .failure(WireError(.referenceViolation, "record '\(name)' references '\(target)', which neither exists nor is saved in the same request"))
+            }
+            pending.insert(target)
         }
         for target in targets.sorted() {
             let sources = store.deleteSelfSources[target, default: []].union([name])
             if sources.count > WireLimits.maximumDeleteSelfReferencesPerTarget {
-                return WireError(.limitExceeded, "record '\(target)' would have \(sources.count) deleteSelf references pointing at it; the limit is \(WireLimits.maximumDeleteSelfReferencesPerTarget)")
+                return .failure(WireError(.limitExceeded, "record '\(target)' would have \(sources.count) deleteSelf references pointing at it; the limit is \(WireLimits.maximumDeleteSelfReferencesPerTarget)"))
             }
         }
-        return nil
+        return .success(pending)
     }
 
     /// Copies the files of the assets the save sends into the server's storage, and counts the

@@ -5,7 +5,8 @@ import StratusWire
 /// that go to the server, and the mapping of the server's answers back to the caller's objects.
 ///
 /// Client-side checks (names, field keys, value types, record size, duplicate IDs, references
-/// to other zones) fail their item without a request. When the batch is atomic, such a failure
+/// to other zones) fail their item without a request. A record ID that appears more than once
+/// (saved twice, or saved and deleted) fails every one of its items. When the batch is atomic, such a failure
 /// also fails every other item of the same zone with `batchRequestFailed`, in any zone.
 struct ModifyRecordsPlan {
     let saves: [CKRecord]
@@ -29,13 +30,18 @@ struct ModifyRecordsPlan {
     }
 
     private mutating func check() {
-        var seen: Set<CKRecord.ID> = []
+        var occurrences: [CKRecord.ID: Int] = [:]
+        for recordID in saves.map(\.recordID) + deletes { occurrences[recordID, default: 0] += 1 }
+        func duplicate(_ recordID: CKRecord.ID) -> CKError? {
+            guard let count = occurrences[recordID], count > 1 else { return nil }
+            return CKError(.invalidArguments, message: "record '\(recordID.recordName)' appears \(count) times in one operation; save or delete each record once")
+        }
         var failedZones: Set<CKRecordZone.ID> = []
         var prepared: [(Int, WireRecordSave)] = []
         for (index, record) in saves.enumerated() {
             let save = record.makeSave(policy: policy.wireValue)
-            let error = record.rejectionError
-                ?? (seen.insert(record.recordID).inserted ? nil : CKError(.invalidArguments, message: "record '\(record.recordID.recordName)' appears more than once in one operation"))
+            let error = duplicate(record.recordID)
+                ?? record.rejectionError
                 ?? WireValidation.checkRecordToSave(save).map(CKError.init)
             if let error {
                 saveOutcomes[index] = .failure(error)
@@ -46,7 +52,7 @@ struct ModifyRecordsPlan {
         }
         var preparedDeletes: [Int] = []
         for (index, recordID) in deletes.enumerated() {
-            let error = (seen.insert(recordID).inserted ? nil : CKError(.invalidArguments, message: "record '\(recordID.recordName)' appears more than once in one operation"))
+            let error = duplicate(recordID)
                 ?? WireValidation.checkRecordName(recordID.recordName).map(CKError.init)
                 ?? WireValidation.checkZoneName(recordID.zoneID.zoneName).map(CKError.init)
             if let error {

@@ -2,6 +2,10 @@ import StratusWire
 
 /// A container's schema in the development environment: record types and their fields' types,
 /// created by the first save that uses them.
+///
+/// A save's new types and fields are created when the save is checked, before its request
+/// finishes: a request that then fails as a whole (`quotaExceeded`) or an atomic batch that is
+/// rolled back still leaves them defined, as creating schema is never undone.
 public struct ServerSchema: Hashable, Sendable {
     /// The type of one field: its schema type and whether it is stored encrypted.
     public struct FieldType: Hashable, Sendable, CustomStringConvertible {

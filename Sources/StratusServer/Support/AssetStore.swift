@@ -39,17 +39,24 @@ final class AssetStore: @unchecked Sendable {
         return (WireAsset(fileURL: stored), data.count)
     }
 
-    /// A copy of a stored asset for a client to read; the client cannot change the stored file.
+    /// A local copy of a stored asset for clients to read: one read-only file per stored file,
+    /// made again when it is missing or no longer matches, so the stored file is never handed
+    /// out and fetching the same asset again does not fill the disk.
     func clientCopy(of asset: WireAsset) -> WireAsset {
         guard let source = asset.fileURL else { return asset }
         let directory = root.appendingPathComponent("downloads", isDirectory: true)
-        let copy = directory.appendingPathComponent("\(UUID().uuidString)-\(source.lastPathComponent)")
+        let copy = directory.appendingPathComponent(source.lastPathComponent)
+        if files.fileExists(atPath: copy.path), files.contentsEqual(atPath: copy.path, andPath: source.path) {
+            return WireAsset(fileURL: copy)
+        }
         do {
             try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            if files.fileExists(atPath: copy.path) { try files.removeItem(at: copy) }
             try files.copyItem(at: source, to: copy)
+            try files.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy.path)
             return WireAsset(fileURL: copy)
         } catch {
-            return asset
+            return WireAsset(fileURL: nil)
         }
     }
 }

@@ -1,0 +1,196 @@
+import Stratus
+import XCTest
+
+/// Assets: the server keeps its own copy of an asset's bytes, hands out copies a client may
+/// read, fails a save whose file is missing, and removes its files when it goes away.
+final class AssetsTests: ServerTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("assets-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+        scratch = nil
+        try super.tearDownWithError()
+    }
+
+    private func file(_ name: String, _ contents: Data) throws -> URL {
+        let url = scratch.appendingPathComponent(name)
+        try contents.write(to: url)
+        return url
+    }
+
+    private func photo(_ name: String, asset: CKAsset) -> CKRecord {
+        let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: name))
+        record["image"] = asset
+        return record
+    }
+
+    private let original = Data("the clowns arrive at noon".utf8)
+
+    // MARK: - Copies
+
+    func testASavedAssetKeepsItsBytesWhenTheOriginalFileChanges() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        let record = photo("p", asset: CKAsset(fileURL: source))
+        _ = try await db.save(record)
+
+        try Data("something else entirely".utf8).write(to: source)
+
+        let fetched = try await device("john").privateCloudDatabase.record(for: record.recordID)
+        let asset = try XCTUnwrap(fetched["image"] as? CKAsset)
+        let url = try XCTUnwrap(asset.fileURL)
+        XCTAssertNotEqual(url.standardizedFileURL, source.standardizedFileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+    }
+
+    func testASavedAssetKeepsItsBytesWhenTheOriginalFileIsDeleted() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        let record = photo("p", asset: CKAsset(fileURL: source))
+        _ = try await db.save(record)
+
+        try FileManager.default.removeItem(at: source)
+
+        let fetched = try await db.record(for: record.recordID)
+        let url = try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL)
+        XCTAssertNotEqual(url.standardizedFileURL, source.standardizedFileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+    }
+
+    func testChangingAFetchedAssetFileDoesNotChangeTheServersCopy() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        let record = photo("p", asset: CKAsset(fileURL: source))
+        _ = try await db.save(record)
+
+        let first = try await db.record(for: record.recordID)
+        let firstURL = try XCTUnwrap((first["image"] as? CKAsset)?.fileURL)
+        try Data("scribbled over".utf8).write(to: firstURL)
+
+        let second = try await db.record(for: record.recordID)
+        let secondURL = try XCTUnwrap((second["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(try Data(contentsOf: secondURL), original)
+    }
+
+    func testFetchingAnAssetAgainReusesItsLocalCopy() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        _ = try await db.save(photo("p", asset: CKAsset(fileURL: source)))
+        var urls: [URL] = []
+        for _ in 0..<3 {
+            let fetched = try await db.record(for: CKRecord.ID(recordName: "p"))
+            urls.append(try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL))
+        }
+        XCTAssertEqual(Set(urls).count, 1, "one local copy, however often the asset is fetched")
+        let directory = urls[0].deletingLastPathComponent()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 1)
+    }
+
+    func testTheSavedRecordsAssetIsAlsoACopy() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        let saved = try await db.save(photo("p", asset: CKAsset(fileURL: source)))
+        try FileManager.default.removeItem(at: source)
+        let url = try XCTUnwrap((saved["image"] as? CKAsset)?.fileURL)
+        XCTAssertNotEqual(url.standardizedFileURL, source.standardizedFileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+    }
+
+    func testAssetsInAListAreCopied() async throws {
+        let first = try file("one.txt", Data("one".utf8))
+        let second = try file("two.txt", Data("two".utf8))
+        let db = device("john").privateCloudDatabase
+        let record = CKRecord(recordType: "Album", recordID: CKRecord.ID(recordName: "album"))
+        record["pages"] = [CKAsset(fileURL: first), CKAsset(fileURL: second)]
+        _ = try await db.save(record)
+        try FileManager.default.removeItem(at: first)
+        try FileManager.default.removeItem(at: second)
+
+        let fetched = try await db.record(for: record.recordID)
+        let pages = try XCTUnwrap(fetched["pages"] as? [CKAsset])
+        XCTAssertEqual(pages.count, 2)
+        let contents = try pages.map { try Data(contentsOf: XCTUnwrap($0.fileURL)) }
+        XCTAssertEqual(contents, [Data("one".utf8), Data("two".utf8)])
+    }
+
+    // MARK: - Missing files
+
+    func testAMissingAssetFileFailsTheItemWithAssetFileNotFound() async throws {
+        let db = device("john").privateCloudDatabase
+        let missing = scratch.appendingPathComponent("never-written.jpg")
+        let record = photo("p", asset: CKAsset(fileURL: missing))
+        await assertThrowsCKError(.assetFileNotFound) { try await db.save(record) }
+        let results = try await db.records(for: [record.recordID])
+        XCTAssertEqual(code(results[record.recordID]), .unknownItem)
+    }
+
+    func testAMissingAssetFileFailsOnlyItsItemInANonAtomicBatch() async throws {
+        let db = device("john").privateCloudDatabase
+        let broken = photo("broken", asset: CKAsset(fileURL: scratch.appendingPathComponent("gone.jpg")))
+        let fine = photo("fine", asset: CKAsset(fileURL: try file("fine.jpg", original)))
+        let (saveResults, _) = try await db.modifyRecords(saving: [broken, fine], deleting: [], atomically: false)
+        XCTAssertEqual(code(saveResults[broken.recordID]), .assetFileNotFound)
+        XCTAssertNotNil(try? saveResults[fine.recordID]?.get())
+    }
+
+    // MARK: - Lifetime
+
+    /// Saves and fetches an asset on a server of its own, and returns the server's asset
+    /// directory (`…/stratus-<uuid>/`), found from the fetched asset's file URL. Every object
+    /// that holds the server is local to this function.
+    private func assetDirectoryOfAServerThatIsGone() async throws -> (directory: URL, server: WeakBox) {
+        let localServer = CloudServer(clock: ManualClock())
+        let container = localServer.container(identifier: identifier, account: "john")
+        let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
+        _ = try await container.privateCloudDatabase.save(record)
+        let fetched = try await container.privateCloudDatabase.record(for: record.recordID)
+        let url = try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+
+        var directory = url
+        while !directory.lastPathComponent.hasPrefix("stratus-"), directory.pathComponents.count > 1 {
+            directory = directory.deletingLastPathComponent()
+        }
+        XCTAssertTrue(directory.lastPathComponent.hasPrefix("stratus-"), "no stratus-<uuid> folder in \(url.path)")
+        XCTAssertNotNil(UUID(uuidString: String(directory.lastPathComponent.dropFirst("stratus-".count))), directory.path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path))
+        return (directory, WeakBox(localServer))
+    }
+
+    final class WeakBox: @unchecked Sendable {
+        weak var object: CloudServer?
+        init(_ object: CloudServer) { self.object = object }
+    }
+
+    func testTheServersAssetDirectoryIsRemovedWhenTheServerGoesAway() async throws {
+        let (directory, box) = try await assetDirectoryOfAServerThatIsGone()
+        XCTAssertNil(box.object, "something still holds the server")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(directory.path) is still there")
+    }
+
+    func testTheAssetDirectoryOfTheTestsServerIsRemovedWhenTheTestDropsIt() async throws {
+        var john: CKContainer? = device("john")
+        let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
+        _ = try await john?.privateCloudDatabase.save(record)
+        let fetched = try await john?.privateCloudDatabase.record(for: record.recordID)
+        let url = try XCTUnwrap((fetched?["image"] as? CKAsset)?.fileURL)
+        let directory = url.pathComponents.firstIndex { $0.hasPrefix("stratus-") }.map {
+            URL(fileURLWithPath: NSString.path(withComponents: Array(url.pathComponents[...$0])), isDirectory: true)
+        }
+        let root = try XCTUnwrap(directory)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.path))
+
+        weak let weakServer = server
+        john = nil
+        server = nil
+        XCTAssertNil(weakServer, "something still holds the server")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.path), "\(root.path) is still there")
+    }
+}
+
