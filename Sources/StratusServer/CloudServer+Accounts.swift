@@ -76,7 +76,7 @@ extension CloudServer {
 
     /// - SeeAlso: ``CloudService/currentUser(_:)``
     public func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse {
-        let scope = try begin(context)
+        let scope = try await begin(context, .currentUser)
         return WireCurrentUserResponse(userRecordName: try scope.requireAccount().userRecordName)
     }
 }

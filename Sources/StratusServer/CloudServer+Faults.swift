@@ -36,8 +36,36 @@ extension CloudServer {
         }
     }
 
-    /// Counts the request, applies injected failures and the rate limit, and says who sent it.
-    func begin(_ context: WireRequestContext) throws(WireError) -> RequestScope {
+    /// Makes the server take `delay` seconds, on its clock, to answer each of the next `count`
+    /// requests, so that tests can reach the client's request and resource timeouts.
+    ///
+    /// - Parameters:
+    ///   - count: How many requests are delayed, in the order they arrive.
+    ///   - delay: Seconds on the server's clock before each is handled.
+    public func delayNextRequests(_ count: Int, by delay: TimeInterval) {
+        registry.withLock { $0.pendingDelays.append(contentsOf: repeatElement(max(0, delay), count: max(0, count))) }
+    }
+
+    /// Every request handled so far, in arrival order: the endpoint, where it went, and the
+    /// operation and quality of service it was sent with.
+    public var requestLog: [RecordedRequest] {
+        registry.withLock { $0.requestLog }
+    }
+
+    /// Counts the request, applies injected failures, delays and the rate limit, and says who
+    /// sent it.
+    func begin(_ context: WireRequestContext, _ endpoint: RecordedRequest.Endpoint) async throws(WireError) -> RequestScope {
+        let record = RecordedRequest(endpoint: endpoint, context: context)
+        let delay = registry.withLock { registry -> TimeInterval? in
+            registry.requestLog.append(record)
+            return registry.pendingDelays.isEmpty ? nil : registry.pendingDelays.removeFirst()
+        }
+        if let delay, delay > 0 {
+            let clock = self.clock
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                clock.schedule(after: delay) { continuation.resume() }
+            }
+        }
         let now = clock.now
         let admitted = registry.withLock { $0.admit(context, now: now) }
         let (device, container) = try admitted.get()

@@ -4,7 +4,7 @@ import StratusWire
 extension CloudServer {
     /// - SeeAlso: ``CloudService/lookupRecords(_:)``
     public func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse {
-        let scope = try begin(request.context)
+        let scope = try await begin(request.context, .lookupRecords)
         let database = try scope.databaseForReading()
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
@@ -74,7 +74,7 @@ extension CloudServer {
     /// save may not reference a record the same request deletes (`referenceViolation`). A
     /// reference to a record the same request saves holds only if that save succeeds.
     public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
-        let scope = try begin(request.context)
+        let scope = try await begin(request.context, .modifyRecords)
         let database = try scope.databaseForWriting()
         if let error = WireValidation.checkRequestSize(saves: request.saves, deletes: request.deletes) { throw error }
         let user = try scope.requireAccount().userRecordName

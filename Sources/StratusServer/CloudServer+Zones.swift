@@ -3,13 +3,13 @@ import StratusWire
 extension CloudServer {
     /// - SeeAlso: ``CloudService/listZones(_:)``
     public func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
-        let scope = try begin(context)
+        let scope = try await begin(context, .listZones)
         return WireZonesListResponse(zones: try scope.databaseForReading().allZones.map(\.zone))
     }
 
     /// - SeeAlso: ``CloudService/lookupZones(_:)``
     public func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse {
-        let scope = try begin(request.context)
+        let scope = try await begin(request.context, .lookupZones)
         let database = try scope.databaseForReading()
         return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
             guard let zone = database.zone(scope.normalized(zoneID)) else {
@@ -21,7 +21,7 @@ extension CloudServer {
 
     /// - SeeAlso: ``CloudService/modifyZones(_:)``
     public func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse {
-        let scope = try begin(request.context)
+        let scope = try await begin(request.context, .modifyZones)
         let database = try scope.databaseForWriting()
         let saveResults = request.saves.map { zone in
             WireItemResult(id: zone.zoneID, result: save(zone.zoneID, in: database, scope: scope))

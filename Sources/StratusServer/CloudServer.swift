@@ -35,6 +35,7 @@ public final class CloudServer: CloudService, Sendable {
     public static let shared = CloudServer()
 
     /// The clock behind server dates, retry-after windows and timeouts.
+    /// - SeeAlso: ``CloudService/clock``
     public let clock: any CloudClock
 
     struct Device: Sendable {
@@ -53,6 +54,8 @@ public final class CloudServer: CloudService, Sendable {
         var knownUsers: Set<String> = []
         var requestCount = 0
         var injectedFailures: [WireError] = []
+        var pendingDelays: [TimeInterval] = []
+        var requestLog: [RecordedRequest] = []
         var rateLimiter: RateLimiter?
     }
 

@@ -6,6 +6,7 @@ import XCTest
 final class ContainerTests: XCTestCase {
     /// A service that answers nothing; these tests only look at the client objects.
     private struct NoService: CloudService {
+        let clock: any CloudClock = ManualClock()
         func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus { .noAccount }
         func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse {
             throw WireError(.notAuthenticated, "no account")

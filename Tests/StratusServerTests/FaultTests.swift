@@ -41,6 +41,7 @@ final class FaultTests: ServerTestCase {
             server.failNextRequests(1, with: code, retryAfter: 3)
             let retryable = await assertThrowsCKError(code) { try await database.allRecordZones() }
             XCTAssertEqual(retryable?.retryAfterSeconds, 3)
+            clock.advance(by: 3)
         }
     }
 

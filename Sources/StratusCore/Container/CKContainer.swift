@@ -60,6 +60,31 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         self.init(identifier: identifier, service: server, deviceID: deviceID)
     }
 
+    /// The queue of `add(_:)`: it sends only a few requests at a time.
+    package let operationQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "stratus.container"
+        queue.maxConcurrentOperationCount = 4
+        return queue
+    }()
+
+    /// Until when this device sends nothing, after the server answered `requestRateLimited`.
+    private let heldUntil = Mutex<Date?>(nil)
+
+    /// After a `requestRateLimited` answer, the device holds back every request until the
+    /// retry-after window has passed (WWDC 2015 "CloudKit Tips and Tricks").
+    package func holdRequests(until date: Date) {
+        heldUntil.withLock { held in held = max(held ?? date, date) }
+    }
+
+    /// The error a request gets while the device is held back, with the seconds that remain;
+    /// nil when requests may go.
+    package func rateLimitHold(now: Date) -> CKError? {
+        guard let until = heldUntil.withLock({ $0 }), until > now else { return nil }
+        let remaining = until.timeIntervalSince(now)
+        return CKError(.requestRateLimited, message: "this device is rate limited for \(remaining) more seconds; nothing was sent", retryAfter: remaining)
+    }
+
     /// Creates a container that sends its requests to `service`, as a new device.
     ///
     /// - Parameters:

@@ -31,7 +31,14 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     /// The container the database belongs to, kept alive by the database.
     package let container: CKContainer
 
+    /// The queue of `add(_:)`: it sends only a few requests at a time.
+    package let operationQueue: OperationQueue
+
     init(container: CKContainer, scope: Scope) {
+        let queue = OperationQueue()
+        queue.name = "stratus.database"
+        queue.maxConcurrentOperationCount = 4
+        self.operationQueue = queue
         self.container = container
         self.databaseScope = scope
     }

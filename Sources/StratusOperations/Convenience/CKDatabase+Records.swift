@@ -1,8 +1,7 @@
 import StratusCore
-import StratusWire
 
-// The record convenience methods of CKDatabase. Each is one request at `.userInitiated`
-// quality of service. Single-record methods throw the item's own error; batch methods throw
+// The record convenience methods of CKDatabase. Each runs one operation, with CloudKit's
+// defaults and `.userInitiated` quality of service, so each costs one request. Single-record methods throw the item's own error; batch methods throw
 // only when the whole request fails, and put each item's outcome in their results.
 
 extension CKDatabase {
@@ -23,7 +22,7 @@ extension CKDatabase {
         complete(completionHandler) { try await self.record(for: recordID) }
     }
 
-    /// Fetches records by ID.
+    /// Fetches records by ID, as one `CKFetchRecordsOperation`.
     ///
     /// - Parameters:
     ///   - recordIDs: The records to fetch.
@@ -32,23 +31,18 @@ extension CKDatabase {
     /// - Returns: Each record, or why it could not be fetched, keyed by the IDs you passed.
     /// - Throws: Only when the whole request fails.
     public func records(for recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
-        guard !recordIDs.isEmpty else { return [:] }
-        let request = WireRecordsLookupRequest(
-            context: requestContext(qualityOfService: .userInitiated),
-            recordIDs: recordIDs.map(\.wireValue),
-            desiredKeys: desiredKeys
-        )
-        let response: WireRecordsLookupResponse
-        do {
-            response = try await service.lookupRecords(request)
-        } catch {
-            throw CKError(error)
+        let operation = CKFetchRecordsOperation(recordIDs: recordIDs)
+        operation.desiredKeys = desiredKeys
+        return try await perform(operation) { operation, resume in
+            var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+            operation.perRecordResultBlock = { recordID, result in results[recordID] = result }
+            operation.fetchRecordsResultBlock = { final in
+                switch final {
+                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
+                default: resume(.success(results))
+                }
+            }
         }
-        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-        for (recordID, answer) in zip(recordIDs, response.results) {
-            results[recordID] = answer.result.map { CKRecord(wire: $0) }.mapError { CKError($0) }
-        }
-        return results
     }
 
     /// Fetches records by ID and passes the results to `completionHandler`.
@@ -99,7 +93,7 @@ extension CKDatabase {
         complete(completionHandler) { try await self.deleteRecord(withID: recordID) }
     }
 
-    /// Saves and deletes records in one request.
+    /// Saves and deletes records in one request, as one `CKModifyRecordsOperation`.
     ///
     /// - Parameters:
     ///   - recordsToSave: Records to save; they are not changed.
@@ -115,9 +109,9 @@ extension CKDatabase {
         savePolicy: CKRecordSavePolicy = .ifServerRecordUnchanged,
         atomically: Bool = true
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
-        let plan = try await modifyPlan(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically)
-        if atomically, let failure = plan.partialFailure { throw failure }
-        return (plan.saveResults, plan.deleteResults)
+        let (results, failure) = try await modifyOutcome(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically)
+        if atomically, let failure { throw failure }
+        return results
     }
 
     /// Saves and deletes records in one request and passes the results to `completionHandler`.
@@ -133,30 +127,37 @@ extension CKDatabase {
         }
     }
 
-    /// Sends one modify request and returns every item's outcome, without the atomic throw.
+    /// Runs one modify operation and returns every item's outcome, without the atomic throw.
     private func modify(
         saving saves: [CKRecord],
         deleting deletes: [CKRecord.ID],
         savePolicy: CKRecordSavePolicy,
         atomically: Bool
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
-        let plan = try await modifyPlan(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: atomically)
-        return (plan.saveResults, plan.deleteResults)
+        try await modifyOutcome(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: atomically).results
     }
 
-    private func modifyPlan(
+    private func modifyOutcome(
         saving saves: [CKRecord],
         deleting deletes: [CKRecord.ID],
         savePolicy: CKRecordSavePolicy,
         atomically: Bool
-    ) async throws -> ModifyRecordsPlan {
-        var plan = ModifyRecordsPlan(saving: saves, deleting: deletes, policy: savePolicy, isAtomic: atomically)
-        guard let request = plan.request(context: requestContext(qualityOfService: .userInitiated)) else { return plan }
-        do {
-            plan.record(try await service.modifyRecords(request))
-        } catch {
-            throw CKError(error)
+    ) async throws -> (results: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]), partialFailure: CKError?) {
+        let operation = CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
+        operation.savePolicy = savePolicy
+        operation.isAtomic = atomically
+        return try await perform(operation) { operation, resume in
+            var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+            var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+            operation.perRecordSaveBlock = { recordID, result in saveResults[recordID] = result }
+            operation.perRecordDeleteBlock = { recordID, result in deleteResults[recordID] = result }
+            operation.modifyRecordsResultBlock = { final in
+                switch final {
+                case .success: resume(.success(((saveResults, deleteResults), nil)))
+                case .failure(let error) where error.isPartialFailure: resume(.success(((saveResults, deleteResults), error as? CKError)))
+                case .failure(let error): resume(.failure(error))
+                }
+            }
         }
-        return plan
     }
 }

@@ -1,8 +1,7 @@
 import StratusCore
-import StratusWire
 
-// The zone convenience methods of CKDatabase. Each is one request at `.userInitiated` quality
-// of service. Single-zone methods throw the zone's own error; batch methods throw only when the
+// The zone convenience methods of CKDatabase. Each runs one operation at `.userInitiated`
+// quality of service, so each costs one request. Single-zone methods throw the zone's own error; batch methods throw only when the
 // whole request fails.
 
 extension CKDatabase {
@@ -38,10 +37,14 @@ extension CKDatabase {
 
     /// Fetches every zone of the database, the default zone first.
     public func allRecordZones() async throws -> [CKRecordZone] {
-        do {
-            return try await service.listZones(requestContext(qualityOfService: .userInitiated)).zones.map { CKRecordZone(wire: $0) }
-        } catch {
-            throw CKError(error)
+        try await perform(CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()) { operation, resume in
+            var zones: [CKRecordZone] = []
+            operation.perRecordZoneResultBlock = { _, result in
+                if case .success(let zone) = result { zones.append(zone) }
+            }
+            operation.fetchRecordZonesResultBlock = { final in
+                resume(final.map { zones })
+            }
         }
     }
 
@@ -73,19 +76,16 @@ extension CKDatabase {
     /// - Returns: Each zone, or why it could not be fetched, keyed by the IDs you passed.
     /// - Throws: Only when the whole request fails.
     public func recordZones(for zoneIDs: [CKRecordZone.ID]) async throws -> [CKRecordZone.ID: Result<CKRecordZone, any Error>] {
-        guard !zoneIDs.isEmpty else { return [:] }
-        let request = WireZonesLookupRequest(context: requestContext(qualityOfService: .userInitiated), zoneIDs: zoneIDs.map(\.wireValue))
-        let response: WireZonesLookupResponse
-        do {
-            response = try await service.lookupZones(request)
-        } catch {
-            throw CKError(error)
+        try await perform(CKFetchRecordZonesOperation(recordZoneIDs: zoneIDs)) { operation, resume in
+            var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+            operation.perRecordZoneResultBlock = { zoneID, result in results[zoneID] = result }
+            operation.fetchRecordZonesResultBlock = { final in
+                switch final {
+                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
+                default: resume(.success(results))
+                }
+            }
         }
-        var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-        for (zoneID, answer) in zip(zoneIDs, response.results) {
-            results[zoneID] = answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) }
-        }
-        return results
     }
 
     /// Fetches zones by ID and passes the results to `completionHandler`.
@@ -104,27 +104,19 @@ extension CKDatabase {
         saving recordZonesToSave: [CKRecordZone],
         deleting recordZoneIDsToDelete: [CKRecordZone.ID]
     ) async throws -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
-        guard !recordZonesToSave.isEmpty || !recordZoneIDsToDelete.isEmpty else { return ([:], [:]) }
-        let request = WireZonesModifyRequest(
-            context: requestContext(qualityOfService: .userInitiated),
-            saves: recordZonesToSave.map(\.wireValue),
-            deletes: recordZoneIDsToDelete.map(\.wireValue)
-        )
-        let response: WireZonesModifyResponse
-        do {
-            response = try await service.modifyZones(request)
-        } catch {
-            throw CKError(error)
+        let operation = CKModifyRecordZonesOperation(recordZonesToSave: recordZonesToSave, recordZoneIDsToDelete: recordZoneIDsToDelete)
+        return try await perform(operation) { operation, resume in
+            var saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+            var deleteResults: [CKRecordZone.ID: Result<Void, any Error>] = [:]
+            operation.perRecordZoneSaveBlock = { zoneID, result in saveResults[zoneID] = result }
+            operation.perRecordZoneDeleteBlock = { zoneID, result in deleteResults[zoneID] = result }
+            operation.modifyRecordZonesResultBlock = { final in
+                switch final {
+                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
+                default: resume(.success((saveResults, deleteResults)))
+                }
+            }
         }
-        var saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-        for (zone, answer) in zip(recordZonesToSave, response.saveResults) {
-            saveResults[zone.zoneID] = answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) }
-        }
-        var deleteResults: [CKRecordZone.ID: Result<Void, any Error>] = [:]
-        for (zoneID, answer) in zip(recordZoneIDsToDelete, response.deleteResults) {
-            deleteResults[zoneID] = answer.result.mapError { CKError($0) }
-        }
-        return (saveResults, deleteResults)
     }
 
     /// Creates and deletes zones in one request and passes the results to `completionHandler`.

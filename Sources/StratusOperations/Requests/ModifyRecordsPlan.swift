@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 import StratusWire
 
@@ -13,17 +14,19 @@ struct ModifyRecordsPlan {
     let deletes: [CKRecord.ID]
     let policy: CKRecordSavePolicy
     let isAtomic: Bool
+    let clientChangeTokenData: Data?
 
     private(set) var saveOutcomes: [Result<CKRecord, any Error>?]
     private(set) var deleteOutcomes: [Result<Void, any Error>?]
     private var sentSaves: [(index: Int, save: WireRecordSave)] = []
     private var sentDeletes: [Int] = []
 
-    init(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], policy: CKRecordSavePolicy, isAtomic: Bool) {
+    init(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], policy: CKRecordSavePolicy, isAtomic: Bool, clientChangeTokenData: Data? = nil) {
         self.saves = saves
         self.deletes = deletes
         self.policy = policy
         self.isAtomic = isAtomic
+        self.clientChangeTokenData = clientChangeTokenData
         saveOutcomes = Array(repeating: nil, count: saves.count)
         deleteOutcomes = Array(repeating: nil, count: deletes.count)
         check()
@@ -87,7 +90,8 @@ struct ModifyRecordsPlan {
             saves: sentSaves.map(\.save),
             deletes: sentDeletes.map { deletes[$0].wireValue },
             savePolicy: policy.wireValue,
-            isAtomic: isAtomic
+            isAtomic: isAtomic,
+            clientChangeTokenData: clientChangeTokenData
         )
     }
 
@@ -110,28 +114,20 @@ struct ModifyRecordsPlan {
         for index in sentDeletes { deleteOutcomes[index] = .failure(error) }
     }
 
-    /// The outcome of each save, keyed by the caller's record IDs.
-    var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] {
-        Dictionary(zip(saves.map(\.recordID), saveOutcomes.map { $0 ?? .failure(CKError(.internalError)) }), uniquingKeysWith: { first, _ in first })
+    /// The outcome of each save, in the order of `saves`.
+    var orderedSaveResults: [(CKRecord.ID, Result<CKRecord, any Error>)] {
+        zip(saves.map(\.recordID), saveOutcomes.map { $0 ?? .failure(CKError(.internalError)) }).map { ($0, $1) }
     }
 
-    /// The outcome of each delete, keyed by the caller's record IDs.
-    var deleteResults: [CKRecord.ID: Result<Void, any Error>] {
-        Dictionary(zip(deletes, deleteOutcomes.map { $0 ?? .failure(CKError(.internalError)) }), uniquingKeysWith: { first, _ in first })
+    /// The outcome of each delete, in the order of `deletes`.
+    var orderedDeleteResults: [(CKRecord.ID, Result<Void, any Error>)] {
+        zip(deletes, deleteOutcomes.map { $0 ?? .failure(CKError(.internalError)) }).map { ($0, $1) }
     }
 
-    /// The `partialFailure` error summing up the failed items, keyed by the caller's IDs, or
-    /// nil when every item succeeded.
+    /// The `partialFailure` summing up the failed items, keyed by the caller's IDs, or nil
+    /// when every item succeeded.
     var partialFailure: CKError? {
-        var errors: [AnyHashable: any Error] = [:]
-        for (record, outcome) in zip(saves, saveOutcomes) {
-            if case .failure(let error)? = outcome { errors[record.recordID] = error }
-        }
-        for (recordID, outcome) in zip(deletes, deleteOutcomes) {
-            if case .failure(let error)? = outcome { errors[recordID] = error }
-        }
-        guard !errors.isEmpty else { return nil }
-        return CKError(.partialFailure, message: "\(errors.count) of \(saves.count + deletes.count) items failed; see partialErrorsByItemID", extra: [CKPartialErrorsByItemIDKey: errors])
+        CKError.partialFailure(of: orderedSaveResults.map { ($0.0, $0.1.map { _ in () }) } + orderedDeleteResults)
     }
 }
 

@@ -11,6 +11,10 @@
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
 ///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
 public protocol CloudService: Sendable {
+    /// The clock both sides share: the client times its requests out on it and waits out
+    /// retry-after windows on it.
+    var clock: any CloudClock { get }
+
     /// The account state of the device that sends `context`. Costs no request.
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus
 

@@ -1,0 +1,38 @@
+import StratusCore
+
+extension CKDatabase {
+    /// Runs `operation` the way every convenience method does: at `.userInitiated` quality of
+    /// service, on this database's queue, waiting for the result its final block hands over.
+    ///
+    /// If the calling task is cancelled, the operation is cancelled too, and the call throws
+    /// `operationCancelled`.
+    func perform<Operation: CKDatabaseOperation, Value: Sendable>(
+        _ operation: Operation,
+        _ install: (Operation, _ resume: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    ) async throws -> Value {
+        operation.configuration.qualityOfService = .userInitiated
+        let result: Result<Value, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let outcome = Locked<Result<Value, any Error>?>(nil)
+                install(operation) { outcome.value = $0 }
+                operation.afterFinishing.value = {
+                    continuation.resume(returning: outcome.value ?? .failure(CKError(.internalError, message: "the operation finished without a result")))
+                }
+                add(operation)
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+        if Task.isCancelled {
+            throw CKError(.operationCancelled, message: "the task that made this call was cancelled")
+        }
+        return try result.get()
+    }
+}
+
+extension Error {
+    /// Whether this is a `partialFailure`: some items failed, and their results say which.
+    var isPartialFailure: Bool {
+        (self as? CKError)?.code == .partialFailure
+    }
+}

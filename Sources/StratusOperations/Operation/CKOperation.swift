@@ -1,0 +1,290 @@
+import Dispatch
+import Foundation
+import StratusCore
+import StratusWire
+
+/// The base class of every CloudKit operation: an asynchronous `Operation` that runs on any
+/// `OperationQueue` or through `CKDatabase.add(_:)`.
+///
+/// Stratus keeps CloudKit's contract for every operation:
+/// - its blocks run on the operation's own serial queue, one at a time, never on the main
+///   thread, so sibling blocks may share state without locks;
+/// - per-item blocks run before the final block, and the final block repeats their results;
+/// - when both a modern `Result` block and its legacy twin are set, only the modern one runs;
+/// - the final block has returned before the operation is finished, so an operation that
+///   depends on this one always sees its results; the standard `completionBlock` runs after
+///   that, once, and is then released;
+/// - cancelling takes effect between requests: cancelled before its request is sent, an
+///   operation sends nothing and reports `operationCancelled` to every item and its final
+///   block; a request already sent reports the server's real results.
+///
+/// Requests time out on the service's clock: a request that takes longer than
+/// `configuration.timeoutIntervalForRequest`, or an operation that takes longer than
+/// `configuration.timeoutIntervalForResource`, fails with `networkFailure`.
+///
+/// - Important: Adding an operation to a queue twice, or after it finished, crashes inside
+///   Foundation. `CKDatabase.add(_:)` and `CKContainer.add(_:)` refuse such an operation with a
+///   warning instead, but they cannot see your own queues.
+///
+/// CloudKit document: *CKOperation*.
+public class CKOperation: Operation, @unchecked Sendable {
+    /// An operation's identifier.
+    public typealias ID = String
+
+    /// A unique identifier, sent with every request the operation makes.
+    public let operationID: ID = UUID().uuidString
+
+    let callbackQueue = DispatchQueue(label: "stratus.operation.callbacks")
+    private let stateLock = NSLock()
+    private var state = OperationState.initialized
+    private let storedConfiguration = Locked(Configuration())
+    private let storedGroup = Locked<CKOperationGroup?>(nil)
+    private let userCompletionBlock = Locked<(@Sendable () -> Void)?>(nil)
+    private let resourceDeadline = Locked<Date?>(nil)
+    /// Set when a Stratus queue took the operation, so a second `add(_:)` can be refused.
+    let isEnqueuedByStratus = Locked(false)
+
+    /// Creates an operation with a fresh configuration.
+    public override init() {
+        super.init()
+    }
+
+    // MARK: - Configuration
+
+    /// How the operation runs. Setting it stores a copy; setting nil restores a fresh
+    /// `Configuration()`.
+    public var configuration: Configuration! {
+        get { storedConfiguration.value }
+        set { storedConfiguration.value = (newValue?.copy() as? Configuration) ?? Configuration() }
+    }
+
+    /// The group the operation belongs to; its default configuration fills in what the
+    /// operation's configuration does not set.
+    public var group: CKOperationGroup? {
+        get { storedGroup.value }
+        set { storedGroup.value = newValue }
+    }
+
+    /// Called once a long-lived operation is persisted. Long-lived operations are not in this
+    /// release; the block is kept and never called.
+    public var longLivedOperationWasPersistedBlock: (() -> Void)? {
+        get { storedLongLivedBlock.value.value }
+        set { storedLongLivedBlock.value = UncheckedBox(value: newValue) }
+    }
+    private let storedLongLivedBlock = Locked(UncheckedBox<(() -> Void)?>(value: nil))
+
+    /// The configuration in effect: the operation's own values over its group's.
+    var resolvedConfiguration: Configuration.Values {
+        configuration.resolved(over: group?.defaultConfiguration)
+    }
+
+    /// The operation's quality of service: the same value as `configuration.qualityOfService`
+    /// (`.default` unless set, or the group's when only the group sets it).
+    public override var qualityOfService: QualityOfService {
+        get { resolvedConfiguration.qualityOfService }
+        set { configuration.qualityOfService = newValue }
+    }
+
+    /// The container the operation works in: the configuration's, or `CKContainer.default()`.
+    var effectiveContainer: CKContainer {
+        resolvedConfiguration.container ?? CKContainer.default()
+    }
+
+    /// The database requests go to; a database operation names its own.
+    var targetDatabase: CKDatabase {
+        effectiveContainer.privateCloudDatabase
+    }
+
+    // MARK: - State
+
+    /// Always true: the operation finishes when its work does, not when `start()` returns.
+    public override var isAsynchronous: Bool { true }
+
+    /// Whether the operation is running.
+    public override var isExecuting: Bool {
+        stateLock.withLock { state == .executing || state == .finishing }
+    }
+
+    /// Whether the operation is done and its final block has returned.
+    public override var isFinished: Bool {
+        stateLock.withLock { state == .finished }
+    }
+
+    /// Moves the state machine and tells Foundation, from this one place, with `isFinished`
+    /// signalled last.
+    @discardableResult
+    private func transition(to next: OperationState) -> Bool {
+        guard stateLock.withLock({ state.canTransition(to: next) }) else { return false }
+        let keys: [String] = switch next {
+        case .executing: ["isExecuting"]
+        case .finished: ["isFinished", "isExecuting"]
+        case .initialized, .finishing: []
+        }
+        keys.forEach { willChangeValue(forKey: $0) }
+        stateLock.withLock { state = next }
+        keys.reversed().forEach { didChangeValue(forKey: $0) }
+        return true
+    }
+
+    /// Starts the operation. Queues call this; call it yourself only for an operation in no queue.
+    public override func start() {
+        guard transition(to: .executing) else {
+            runtimeWarning("CKOperation \(operationID) was started twice; the second start is ignored")
+            return
+        }
+        if let timeout = resolvedConfiguration.effectiveResourceTimeout {
+            resourceDeadline.value = targetDatabase.service.clock.now.addingTimeInterval(timeout)
+        }
+        if isCancelled {
+            finish { self.reportCancellation() }
+            return
+        }
+        Task(priority: taskPriority) {
+            await self.run()
+        }
+    }
+
+    private var taskPriority: TaskPriority {
+        switch qualityOfService {
+        case .userInteractive, .userInitiated: .userInitiated
+        case .utility: .utility
+        case .background: .background
+        default: .medium
+        }
+    }
+
+    // MARK: - Subclass hooks
+
+    /// Does the operation's work: its requests, its per-item blocks, and, through
+    /// ``finish(_:)``, its final block. Subclasses override it.
+    func run() async {
+        finish {}
+    }
+
+    /// Reports `operationCancelled` to every item and the final block. Subclasses override it.
+    func reportCancellation() {}
+
+    /// Drops every block once the operation is finished, so blocks that capture the operation
+    /// do not keep it alive. Subclasses override it and call super.
+    func releaseBlocks() {
+        storedLongLivedBlock.value = UncheckedBox(value: nil)
+    }
+
+    // MARK: - Callbacks
+
+    /// Runs `body` on the operation's serial callback queue, after every block queued before it.
+    func deliver(_ body: @escaping () -> Void) {
+        let box = UncheckedBox(value: body)
+        callbackQueue.async { box.value() }
+    }
+
+    /// Runs the final block(s) in `body` on the callback queue, then finishes the operation.
+    func finish(_ body: @escaping () -> Void) {
+        transition(to: .finishing)
+        let box = UncheckedBox(value: body)
+        let queue = callbackQueue
+        queue.async {
+            box.value()
+            self.releaseBlocks()
+            let afterFinishing = self.afterFinishing.exchange(nil)
+            self.transition(to: .finished)
+            // Run the hook from a block that does not hold the operation, so whoever it wakes
+            // sees the operation already released by its queue and by this block.
+            if let afterFinishing { queue.async(execute: afterFinishing) }
+        }
+    }
+
+    /// Called once the operation is finished, after its final block; Stratus's own
+    /// convenience methods wait on it.
+    let afterFinishing = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// The standard `Operation` completion block. It runs after the final block, once, and is
+    /// then released, so a block that captures its operation does not keep it alive.
+    public override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set {
+            userCompletionBlock.value = newValue
+            guard newValue != nil else {
+                super.completionBlock = nil
+                return
+            }
+            let runOnce: @Sendable () -> Void = { [weak self] in
+                let block = self?.userCompletionBlock.exchange(nil)
+                block?()
+            }
+            super.completionBlock = runOnce
+        }
+    }
+
+    // MARK: - Requests
+
+    /// Sends one request through the service, unless the operation was cancelled, its device
+    /// is held back by a rate limit, or its time ran out; times the request out on the
+    /// service's clock.
+    func send<Response: Sendable>(
+        to database: CKDatabase,
+        _ call: @escaping @Sendable (any CloudService, WireRequestContext) async throws(WireError) -> Response
+    ) async -> Result<Response, CKError> {
+        if isCancelled { return .failure(CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")) }
+        let clock = database.service.clock
+        let resourceDeadline = self.resourceDeadline.value
+        if let resourceDeadline, clock.now >= resourceDeadline { return .failure(Self.timeoutError(resource: true)) }
+        if let hold = database.container.rateLimitHold(now: clock.now) { return .failure(hold) }
+
+        let configuration = resolvedConfiguration
+        let context = database.requestContext(operationID: operationID, qualityOfService: WireQualityOfService(configuration.qualityOfService))
+        let requestDeadline = clock.now.addingTimeInterval(configuration.effectiveRequestTimeout)
+        let deadline = min(requestDeadline, resourceDeadline ?? .distantFuture)
+        let service = database.service
+        let result: Result<Response, CKError> = await withCheckedContinuation { continuation in
+            let once = Locked(false)
+            let resume: @Sendable (Result<Response, CKError>) -> Void = { result in
+                if !once.exchange(true) { continuation.resume(returning: result) }
+            }
+            let timer = clock.schedule(at: deadline) {
+                resume(.failure(Self.timeoutError(resource: deadline < requestDeadline)))
+            }
+            Task {
+                let result: Result<Response, CKError>
+                do throws(WireError) {
+                    result = .success(try await call(service, context))
+                } catch {
+                    result = .failure(CKError(error))
+                }
+                timer.cancel()
+                resume(result)
+            }
+        }
+        if case .failure(let error) = result, error.code == .requestRateLimited, let wait = error.retryAfterSeconds {
+            database.container.holdRequests(until: clock.now.addingTimeInterval(wait))
+        }
+        return result
+    }
+
+    private static func timeoutError(resource: Bool) -> CKError {
+        CKError(
+            .networkFailure,
+            message: resource
+                ? "the operation took longer than its configuration's timeoutIntervalForResource"
+                : "the request took longer than its configuration's timeoutIntervalForRequest",
+            extra: [NSUnderlyingErrorKey: URLError(.timedOut)]
+        )
+    }
+}
+
+/// Tells the developer about a misuse that Stratus survives, on standard error.
+func runtimeWarning(_ message: String) {
+    FileHandle.standardError.write(Data("[Stratus] warning: \(message)\n".utf8))
+}
+
+extension WireQualityOfService {
+    init(_ quality: QualityOfService) {
+        switch quality {
+        case .userInteractive: self = .userInteractive
+        case .userInitiated: self = .userInitiated
+        case .utility: self = .utility
+        case .background: self = .background
+        default: self = .default
+        }
+    }
+}

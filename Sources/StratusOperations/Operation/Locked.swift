@@ -1,0 +1,31 @@
+import Foundation
+
+/// A value behind its own lock, for an operation's properties, which any thread may read and
+/// write while the operation runs.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    /// Reads or changes the value under the lock.
+    func withValue<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&stored) }
+    }
+
+    /// Replaces the value and returns the old one, in one step.
+    func exchange(_ newValue: Value) -> Value {
+        lock.withLock {
+            let old = stored
+            stored = newValue
+            return old
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Fetches records by ID, in one request.
+///
+/// ```swift
+/// let operation = CKFetchRecordsOperation(recordIDs: [partyID, clownID])
+/// operation.desiredKeys = ["title"]
+/// operation.perRecordResultBlock = { recordID, result in … }
+/// operation.fetchRecordsResultBlock = { result in … }
+/// database.add(operation)
+/// ```
+///
+/// A missing record gets `unknownItem` in its per-record result, and the final result is then
+/// a `partialFailure` keyed by the IDs you passed.
+///
+/// CloudKit document: *CKFetchRecordsOperation*.
+public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedRecordIDs = Locked<[CKRecord.ID]?>(nil)
+    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
+
+    /// The records to fetch.
+    public var recordIDs: [CKRecord.ID]? {
+        get { storedRecordIDs.value }
+        set { storedRecordIDs.value = newValue }
+    }
+
+    /// The fields to fetch: nil for every field, an empty array for system fields only.
+    public var desiredKeys: [CKRecord.FieldKey]? {
+        get { storedDesiredKeys.value }
+        set { storedDesiredKeys.value = newValue }
+    }
+
+    /// Creates an operation with no records to fetch yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches `recordIDs`.
+    public convenience init(recordIDs: [CKRecord.ID]) {
+        self.init()
+        self.recordIDs = recordIDs
+    }
+
+    /// An operation that fetches the current user's `Users` record.
+    public class func fetchCurrentUserRecordOperation() -> CKFetchRecordsOperation {
+        CKFetchRecordsOperation(recordIDs: [CKRecord.ID(recordName: CKCurrentUserDefaultName)])
+    }
+
+    // MARK: - Per-item callbacks
+
+    private let progressBlock = Locked(UncheckedBox<((CKRecord.ID, Double) -> Void)?>(value: nil))
+    private let resultBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
+    private let legacyRecordBlock = Locked(UncheckedBox<((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called at least once per record with its download progress, ending at exactly 1.0
+    /// before the record's result; values in between come only for records with assets.
+    public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)? {
+        get { progressBlock.value.value }
+        set { progressBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// Called once per record with the record or why it could not be fetched.
+    public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
+        get { resultBlock.value.value }
+        set { resultBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy per-record block; ignored when ``perRecordResultBlock`` is set.
+    @available(*, deprecated, renamed: "perRecordResultBlock")
+    public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? {
+        get { legacyRecordBlock.value.value }
+        set { legacyRecordBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Completion
+
+    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
+    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called once, last: success, the request's error, or a `partialFailure` whose
+    /// `partialErrorsByItemID` repeats the per-record failures.
+    public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { finalBlock.value.value }
+        set { finalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy final block, with the fetched records by ID; ignored when
+    /// ``fetchRecordsResultBlock`` is set.
+    @available(*, deprecated, renamed: "fetchRecordsResultBlock")
+    public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? {
+        get { legacyFinalBlock.value.value }
+        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let recordIDs = self.recordIDs ?? []
+        guard !recordIDs.isEmpty else {
+            report([], failure: nil)
+            return
+        }
+        let wireIDs = recordIDs.map(\.wireValue)
+        let desiredKeys = self.desiredKeys
+        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+            try await service.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: wireIDs, desiredKeys: desiredKeys))
+        }
+        switch response {
+        case .success(let response):
+            let results = zip(recordIDs, response.results).map { recordID, answer in
+                (recordID, answer.result.map { CKRecord(wire: $0) }.mapError { CKError($0) as any Error })
+            }
+            report(results, failure: nil)
+        case .failure(let error):
+            report(recordIDs.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportCancellation() {
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        deliverResults((recordIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)], failure: CKError?) {
+        finish { self.deliverResults(results, failure: failure) }
+    }
+
+    /// Calls the per-record blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)], failure: CKError?) {
+        let progress = progressBlock.value.value
+        let perRecord = resultBlock.value.value
+        let legacyPerRecord = legacyRecordBlock.value.value
+        for (recordID, result) in results {
+            if case .success(let record) = result, let progress {
+                if record.hasAssets { progress(recordID, 0.5) }
+                progress(recordID, 1.0)
+            }
+            if let perRecord {
+                perRecord(recordID, result)
+            } else if let legacyPerRecord {
+                switch result {
+                case .success(let record): legacyPerRecord(record, recordID, nil)
+                case .failure(let error): legacyPerRecord(nil, recordID, error)
+                }
+            }
+        }
+        let error = failure ?? CKError.partialFailure(of: results)
+        if let final = finalBlock.value.value {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal = legacyFinalBlock.value.value {
+            let fetched = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+            legacyFinal(failure == nil ? fetched : nil, error)
+        }
+    }
+
+    override func releaseBlocks() {
+        super.releaseBlocks()
+        progressBlock.value = UncheckedBox(value: nil)
+        resultBlock.value = UncheckedBox(value: nil)
+        legacyRecordBlock.value = UncheckedBox(value: nil)
+        finalBlock.value = UncheckedBox(value: nil)
+        legacyFinalBlock.value = UncheckedBox(value: nil)
+    }
+}
+
+extension CKRecord {
+    /// Whether any field holds an asset, which makes a transfer report progress in between.
+    var hasAssets: Bool {
+        wireSnapshot.fields.values.contains { value in
+            switch value {
+            case .asset: true
+            case .list(let values): values.contains { if case .asset = $0 { true } else { false } }
+            default: false
+            }
+        }
+    }
+}
+
+extension CKError {
+    /// The `partialFailure` summing up the failed items of `results`, keyed by their IDs, or
+    /// nil when every item succeeded.
+    static func partialFailure<ID: Hashable, Value>(of results: [(ID, Result<Value, any Error>)]) -> CKError? {
+        var errors: [AnyHashable: any Error] = [:]
+        for (id, result) in results {
+            if case .failure(let error) = result { errors[AnyHashable(id)] = error }
+        }
+        guard !errors.isEmpty else { return nil }
+        return CKError(.partialFailure, message: "\(errors.count) of \(results.count) items failed; see partialErrorsByItemID", extra: [CKPartialErrorsByItemIDKey: errors])
+    }
+}

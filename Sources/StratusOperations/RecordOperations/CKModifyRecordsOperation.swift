@@ -1,0 +1,213 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Saves and deletes records in one request.
+///
+/// ```swift
+/// let operation = CKModifyRecordsOperation(recordsToSave: photos, recordIDsToDelete: nil)
+/// operation.savePolicy = .changedKeys
+/// operation.perRecordSaveBlock = { recordID, result in … }
+/// operation.modifyRecordsResultBlock = { result in … }
+/// database.add(operation)
+/// ```
+///
+/// Client-side checks (names, field keys, value types, record size, duplicate IDs, references
+/// to other zones) fail their item without a request; when ``isAtomic`` is true they also fail
+/// the other items of that zone with `batchRequestFailed`. More than 400 items or 2 MB fail the
+/// whole request with `limitExceeded`.
+///
+/// CloudKit document: *CKModifyRecordsOperation*.
+public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// How a save treats the server's copy of a record.
+    public typealias RecordSavePolicy = CKRecordSavePolicy
+
+    // MARK: - Properties
+
+    private let storedRecordsToSave = Locked<[CKRecord]?>(nil)
+    private let storedRecordIDsToDelete = Locked<[CKRecord.ID]?>(nil)
+    private let storedSavePolicy = Locked(RecordSavePolicy.ifServerRecordUnchanged)
+    private let storedClientChangeTokenData = Locked<Data?>(nil)
+    private let storedIsAtomic = Locked(true)
+
+    /// The records to save; they are not changed by the save.
+    public var recordsToSave: [CKRecord]? {
+        get { storedRecordsToSave.value }
+        set { storedRecordsToSave.value = newValue }
+    }
+
+    /// The records to delete, with the records their `deleteSelf` references tie to them.
+    public var recordIDsToDelete: [CKRecord.ID]? {
+        get { storedRecordIDsToDelete.value }
+        set { storedRecordIDsToDelete.value = newValue }
+    }
+
+    /// How saves treat the server's copies: `.ifServerRecordUnchanged` unless set.
+    public var savePolicy: RecordSavePolicy {
+        get { storedSavePolicy.value }
+        set { storedSavePolicy.value = newValue }
+    }
+
+    /// Opaque bytes the server keeps with each zone the operation changes.
+    public var clientChangeTokenData: Data? {
+        get { storedClientChangeTokenData.value }
+        set { storedClientChangeTokenData.value = newValue }
+    }
+
+    /// Whether each zone that supports it applies its part of the batch all or nothing:
+    /// true unless set.
+    public var isAtomic: Bool {
+        get { storedIsAtomic.value }
+        set { storedIsAtomic.value = newValue }
+    }
+
+    /// Creates an operation with nothing to save or delete yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that saves `recordsToSave` and deletes `recordIDsToDelete`.
+    public convenience init(recordsToSave: [CKRecord]? = nil, recordIDsToDelete: [CKRecord.ID]? = nil) {
+        self.init()
+        self.recordsToSave = recordsToSave
+        self.recordIDsToDelete = recordIDsToDelete
+    }
+
+    // MARK: - Per-item callbacks
+
+    private let progressBlock = Locked(UncheckedBox<((CKRecord, Double) -> Void)?>(value: nil))
+    private let saveBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
+    private let deleteBlock = Locked(UncheckedBox<((CKRecord.ID, Result<Void, any Error>) -> Void)?>(value: nil))
+    private let legacyRecordBlock = Locked(UncheckedBox<((CKRecord, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called at least once per record saved with its upload progress, ending at exactly 1.0
+    /// before the record's result; values in between come only for records with assets.
+    public var perRecordProgressBlock: ((CKRecord, Double) -> Void)? {
+        get { progressBlock.value.value }
+        set { progressBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// Called once per record to save: the saved record (a new object with the server's change
+    /// tag) or why it was not saved.
+    public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
+        get { saveBlock.value.value }
+        set { saveBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// Called once per record to delete. Records deleted by a cascade are not reported.
+    public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)? {
+        get { deleteBlock.value.value }
+        set { deleteBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy per-record block, with the record you passed; ignored when
+    /// ``perRecordSaveBlock`` is set.
+    @available(*, deprecated, renamed: "perRecordSaveBlock")
+    public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? {
+        get { legacyRecordBlock.value.value }
+        set { legacyRecordBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Completion
+
+    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
+    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called once, last: success, the request's error, or a `partialFailure` whose
+    /// `partialErrorsByItemID` repeats every failed item, keyed by the IDs you passed.
+    public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { finalBlock.value.value }
+        set { finalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy final block, with the saved records and deleted IDs; ignored when
+    /// ``modifyRecordsResultBlock`` is set.
+    @available(*, deprecated, renamed: "modifyRecordsResultBlock")
+    public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? {
+        get { legacyFinalBlock.value.value }
+        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Request
+
+    private func makePlan() -> ModifyRecordsPlan {
+        ModifyRecordsPlan(
+            saving: recordsToSave ?? [],
+            deleting: recordIDsToDelete ?? [],
+            policy: savePolicy,
+            isAtomic: isAtomic,
+            clientChangeTokenData: clientChangeTokenData
+        )
+    }
+
+    override func run() async {
+        var plan = makePlan()
+        var failure: CKError?
+        let database = targetDatabase
+        if let request = plan.request(context: database.requestContext()) {
+            let response = await send(to: database) { service, context async throws(WireError) in
+                var request = request
+                request.context = context
+                return try await service.modifyRecords(request)
+            }
+            switch response {
+            case .success(let response): plan.record(response)
+            case .failure(let error):
+                plan.record(error)
+                failure = error
+            }
+        }
+        finish { self.deliver(plan, failure: failure) }
+    }
+
+    override func reportCancellation() {
+        var plan = makePlan()
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        plan.record(error)
+        deliver(plan, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    /// Calls the per-record blocks in order, then the final block. Runs on the callback queue.
+    private func deliver(_ plan: ModifyRecordsPlan, failure: CKError?) {
+        let progress = progressBlock.value.value
+        let perSave = saveBlock.value.value
+        let legacyPerRecord = legacyRecordBlock.value.value
+        for (record, (recordID, result)) in zip(plan.saves, plan.orderedSaveResults) {
+            if case .success = result, let progress {
+                if record.hasAssets { progress(record, 0.5) }
+                progress(record, 1.0)
+            }
+            if let perSave {
+                perSave(recordID, result)
+            } else if let legacyPerRecord {
+                switch result {
+                case .success(let saved): legacyPerRecord(saved, nil)
+                case .failure(let error): legacyPerRecord(record, error)
+                }
+            }
+        }
+        if let perDelete = deleteBlock.value.value {
+            for (recordID, result) in plan.orderedDeleteResults { perDelete(recordID, result) }
+        }
+        let error = failure ?? plan.partialFailure
+        if let final = finalBlock.value.value {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal = legacyFinalBlock.value.value {
+            let saved = plan.orderedSaveResults.compactMap { try? $0.1.get() }
+            let deleted = plan.orderedDeleteResults.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
+            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
+        }
+    }
+
+    override func releaseBlocks() {
+        super.releaseBlocks()
+        progressBlock.value = UncheckedBox(value: nil)
+        saveBlock.value = UncheckedBox(value: nil)
+        deleteBlock.value = UncheckedBox(value: nil)
+        legacyRecordBlock.value = UncheckedBox(value: nil)
+        finalBlock.value = UncheckedBox(value: nil)
+        legacyFinalBlock.value = UncheckedBox(value: nil)
+    }
+}

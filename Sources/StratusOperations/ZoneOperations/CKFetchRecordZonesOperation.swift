@@ -1,0 +1,131 @@
+import StratusCore
+import StratusWire
+
+/// Fetches zones by ID, or every zone of the database, in one request.
+///
+/// CloudKit document: *CKFetchRecordZonesOperation*.
+public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedZoneIDs = Locked<[CKRecordZone.ID]?>(nil)
+    private let fetchesAllZones = Locked(false)
+
+    /// The zones to fetch; nil for an operation made by ``fetchAllRecordZonesOperation()``.
+    public var recordZoneIDs: [CKRecordZone.ID]? {
+        get { storedZoneIDs.value }
+        set { storedZoneIDs.value = newValue }
+    }
+
+    /// Creates an operation with no zones to fetch yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches `zoneIDs`.
+    public convenience init(recordZoneIDs zoneIDs: [CKRecordZone.ID]) {
+        self.init()
+        recordZoneIDs = zoneIDs
+    }
+
+    /// An operation that fetches every zone of the database.
+    public class func fetchAllRecordZonesOperation() -> CKFetchRecordZonesOperation {
+        let operation = CKFetchRecordZonesOperation()
+        operation.fetchesAllZones.value = true
+        return operation
+    }
+
+    // MARK: - Per-item callbacks
+
+    private let resultBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?>(value: nil))
+
+    /// Called once per zone with the zone or why it could not be fetched.
+    public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
+        get { resultBlock.value.value }
+        set { resultBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Completion
+
+    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
+    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called once, last: success, the request's error, or a `partialFailure` repeating the
+    /// per-zone failures.
+    public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { finalBlock.value.value }
+        set { finalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy final block, with the zones by ID; ignored when
+    /// ``fetchRecordZonesResultBlock`` is set.
+    @available(*, deprecated, renamed: "fetchRecordZonesResultBlock")
+    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? {
+        get { legacyFinalBlock.value.value }
+        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        if fetchesAllZones.value {
+            let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+                try await service.listZones(context)
+            }
+            switch response {
+            case .success(let response):
+                report(response.zones.map { (CKRecordZone.ID(wire: $0.zoneID), .success(CKRecordZone(wire: $0))) }, failure: nil)
+            case .failure(let error):
+                report([], failure: error)
+            }
+            return
+        }
+        let zoneIDs = recordZoneIDs ?? []
+        guard !zoneIDs.isEmpty else {
+            report([], failure: nil)
+            return
+        }
+        let wireIDs = zoneIDs.map(\.wireValue)
+        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+            try await service.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: wireIDs))
+        }
+        switch response {
+        case .success(let response):
+            report(zip(zoneIDs, response.results).map { zoneID, answer in
+                (zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
+            }, failure: nil)
+        case .failure(let error):
+            report(zoneIDs.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportCancellation() {
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        deliverResults((recordZoneIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
+        finish { self.deliverResults(results, failure: failure) }
+    }
+
+    private func deliverResults(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
+        if let perZone = resultBlock.value.value {
+            for (zoneID, result) in results { perZone(zoneID, result) }
+        }
+        let error = failure ?? CKError.partialFailure(of: results)
+        if let final = finalBlock.value.value {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal = legacyFinalBlock.value.value {
+            let zones = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+            legacyFinal(failure == nil ? zones : nil, error)
+        }
+    }
+
+    override func releaseBlocks() {
+        super.releaseBlocks()
+        resultBlock.value = UncheckedBox(value: nil)
+        finalBlock.value = UncheckedBox(value: nil)
+        legacyFinalBlock.value = UncheckedBox(value: nil)
+    }
+}

@@ -1,0 +1,154 @@
+import StratusCore
+import StratusWire
+
+/// Creates and deletes zones in one request.
+///
+/// Custom zones exist only in private databases (`badDatabase` elsewhere); saving a zone that
+/// exists changes nothing; deleting a zone deletes every record in it.
+///
+/// CloudKit document: *CKModifyRecordZonesOperation*.
+public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedZonesToSave = Locked<[CKRecordZone]?>(nil)
+    private let storedZoneIDsToDelete = Locked<[CKRecordZone.ID]?>(nil)
+
+    /// The zones to create.
+    public var recordZonesToSave: [CKRecordZone]? {
+        get { storedZonesToSave.value }
+        set { storedZonesToSave.value = newValue }
+    }
+
+    /// The zones to delete, with their records.
+    public var recordZoneIDsToDelete: [CKRecordZone.ID]? {
+        get { storedZoneIDsToDelete.value }
+        set { storedZoneIDsToDelete.value = newValue }
+    }
+
+    /// Creates an operation with nothing to save or delete yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that creates `recordZonesToSave` and deletes `recordZoneIDsToDelete`.
+    public convenience init(recordZonesToSave: [CKRecordZone]? = nil, recordZoneIDsToDelete: [CKRecordZone.ID]? = nil) {
+        self.init()
+        self.recordZonesToSave = recordZonesToSave
+        self.recordZoneIDsToDelete = recordZoneIDsToDelete
+    }
+
+    // MARK: - Per-item callbacks
+
+    private let saveBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?>(value: nil))
+    private let deleteBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<Void, any Error>) -> Void)?>(value: nil))
+
+    /// Called once per zone to save with the zone as the server has it, or why not.
+    public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
+        get { saveBlock.value.value }
+        set { saveBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// Called once per zone to delete.
+    public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)? {
+        get { deleteBlock.value.value }
+        set { deleteBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Completion
+
+    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
+    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called once, last: success, the request's error, or a `partialFailure` repeating the
+    /// per-zone failures.
+    public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { finalBlock.value.value }
+        set { finalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy final block, with the saved zones and deleted IDs; ignored when
+    /// ``modifyRecordZonesResultBlock`` is set.
+    @available(*, deprecated, renamed: "modifyRecordZonesResultBlock")
+    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
+        get { legacyFinalBlock.value.value }
+        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let zones = recordZonesToSave ?? []
+        let deletes = recordZoneIDsToDelete ?? []
+        guard !zones.isEmpty || !deletes.isEmpty else {
+            report([], [], failure: nil)
+            return
+        }
+        let wireZones = zones.map(\.wireValue)
+        let wireDeletes = deletes.map(\.wireValue)
+        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+            try await service.modifyZones(WireZonesModifyRequest(context: context, saves: wireZones, deletes: wireDeletes))
+        }
+        switch response {
+        case .success(let response):
+            report(
+                zip(zones, response.saveResults).map { zone, answer in
+                    (zone.zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
+                },
+                zip(deletes, response.deleteResults).map { zoneID, answer in
+                    (zoneID, answer.result.mapError { CKError($0) as any Error })
+                },
+                failure: nil
+            )
+        case .failure(let error):
+            report(zones.map { ($0.zoneID, .failure(error)) }, deletes.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportCancellation() {
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        deliverResults(
+            (recordZonesToSave ?? []).map { ($0.zoneID, .failure(error)) },
+            (recordZoneIDsToDelete ?? []).map { ($0, .failure(error)) },
+            failure: error
+        )
+    }
+
+    // MARK: - Result mapping
+
+    private func report(
+        _ saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)],
+        _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
+        failure: CKError?
+    ) {
+        finish { self.deliverResults(saves, deletes, failure: failure) }
+    }
+
+    private func deliverResults(
+        _ saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)],
+        _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
+        failure: CKError?
+    ) {
+        if let perSave = saveBlock.value.value {
+            for (zoneID, result) in saves { perSave(zoneID, result) }
+        }
+        if let perDelete = deleteBlock.value.value {
+            for (zoneID, result) in deletes { perDelete(zoneID, result) }
+        }
+        let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
+        if let final = finalBlock.value.value {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal = legacyFinalBlock.value.value {
+            let saved = saves.compactMap { try? $0.1.get() }
+            let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
+            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
+        }
+    }
+
+    override func releaseBlocks() {
+        super.releaseBlocks()
+        saveBlock.value = UncheckedBox(value: nil)
+        deleteBlock.value = UncheckedBox(value: nil)
+        finalBlock.value = UncheckedBox(value: nil)
+        legacyFinalBlock.value = UncheckedBox(value: nil)
+    }
+}

@@ -1,0 +1,25 @@
+import StratusWire
+
+/// One request as the server received it, for tests that check what a client sent.
+public struct RecordedRequest: Hashable, Sendable {
+    /// The endpoint a request called, named after CloudKit Web Services'.
+    public enum Endpoint: String, Hashable, Sendable {
+        /// `users/current`.
+        case currentUser = "users/current"
+        /// `records/lookup`.
+        case lookupRecords = "records/lookup"
+        /// `records/modify`.
+        case modifyRecords = "records/modify"
+        /// `zones/list`.
+        case listZones = "zones/list"
+        /// `zones/lookup`.
+        case lookupZones = "zones/lookup"
+        /// `zones/modify`.
+        case modifyZones = "zones/modify"
+    }
+
+    /// The endpoint called.
+    public var endpoint: Endpoint
+    /// Where the request went, from which device, for which operation, at which quality of service.
+    public var context: WireRequestContext
+}
