@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "_StratusTestSupport", path: "Tests/_StratusTestSupport"),
         .testTarget(name: "StratusWireTests", dependencies: ["StratusWire", "_StratusTestSupport"]),
         .testTarget(name: "StratusServerTests", dependencies: ["Stratus", "_StratusTestSupport"]),
+        .testTarget(name: "StratusOperationsTests", dependencies: ["Stratus", "_StratusTestSupport"]),
         .testTarget(name: "ClownCentralTests", dependencies: ["ClownCentral"]),
         .testTarget(
             name: "StratusCoreTests",

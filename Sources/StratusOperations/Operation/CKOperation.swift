@@ -110,6 +110,24 @@ public class CKOperation: Operation, @unchecked Sendable {
         stateLock.withLock { state == .finished }
     }
 
+    /// Whether the operation may start: Foundation's answer, or, once every dependency has
+    /// finished, true.
+    ///
+    /// Foundation on Linux never makes an operation ready after `removeDependency(_:)` of a
+    /// dependency that has not finished (its count of unfinished dependencies is lowered only
+    /// for one that finished cancelled), so an operation freed from a dependency cycle would
+    /// wait forever. Stratus answers from the dependencies themselves as well.
+    public override var isReady: Bool {
+        super.isReady || dependencies.allSatisfy(\.isFinished)
+    }
+
+    /// Removes a dependency and tells the queue to look at the operation's readiness again.
+    public override func removeDependency(_ operation: Operation) {
+        super.removeDependency(operation)
+        willChangeValue(forKey: "isReady")
+        didChangeValue(forKey: "isReady")
+    }
+
     /// Moves the state machine and tells Foundation, from this one place, with `isFinished`
     /// signalled last.
     @discardableResult

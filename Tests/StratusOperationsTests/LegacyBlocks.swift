@@ -1,0 +1,29 @@
+import Stratus
+
+// CloudKit's legacy blocks are deprecated; tests reach them through these protocols so that
+// checking them does not warn (the build treats warnings as errors).
+
+protocol LegacyFetchRecordsBlocks: AnyObject {
+    var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? { get set }
+    var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? { get set }
+}
+
+protocol LegacyModifyRecordsBlocks: AnyObject {
+    var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? { get set }
+    var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? { get set }
+}
+
+protocol LegacyConfigurationSpellings: AnyObject {
+    var container: CKContainer? { get set }
+    var allowsCellularAccess: Bool { get set }
+    var isLongLived: Bool { get set }
+    var timeoutIntervalForRequest: TimeInterval { get set }
+    var timeoutIntervalForResource: TimeInterval { get set }
+    var usesBackgroundSession: Bool { get set }
+}
+
+extension CKFetchRecordsOperation: LegacyFetchRecordsBlocks {}
+
+extension CKModifyRecordsOperation: LegacyModifyRecordsBlocks {}
+
+extension CKOperation: LegacyConfigurationSpellings {}
