@@ -56,14 +56,24 @@ extension CloudServer {
     /// sent it.
     func begin(_ context: WireRequestContext, _ endpoint: RecordedRequest.Endpoint) async throws(WireError) -> RequestScope {
         let record = RecordedRequest(endpoint: endpoint, context: context)
-        let delay = registry.withLock { registry -> TimeInterval? in
+        let logged = registry.withLock { registry in
+            guard registry.pendingDelays.isEmpty else { return false }
             registry.requestLog.append(record)
-            return registry.pendingDelays.isEmpty ? nil : registry.pendingDelays.removeFirst()
+            return true
         }
-        if let delay, delay > 0 {
+        if !logged {
+            // Log the request and schedule its delay in one step, so a test that sees the
+            // request logged and advances the clock always reaches the delay.
             let clock = self.clock
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                clock.schedule(after: delay) { continuation.resume() }
+                let scheduled = registry.withLock { registry in
+                    registry.requestLog.append(record)
+                    guard !registry.pendingDelays.isEmpty else { return false }
+                    let delay = registry.pendingDelays.removeFirst()
+                    clock.schedule(after: delay) { continuation.resume() }
+                    return true
+                }
+                if !scheduled { continuation.resume() }
             }
         }
         let now = clock.now
