@@ -23,3 +23,16 @@ final class ClownCentralTests: XCTestCase {
         XCTAssertEqual(narration.count, 8)
     }
 }
+
+/// The demo's photos step, checked.
+final class PhotoUploadTests: XCTestCase {
+    func testOneHundredSinglesAreOneHundredRequestsAndOneBatchIsOne() async throws {
+        let server = CloudServer(clock: ManualClock())
+        var narration: [String] = []
+        let report = try await PhotoUpload.run(on: server) { narration.append($0) }
+        XCTAssertEqual(report.singleSaveRequests, 100)
+        XCTAssertEqual(report.batchRequests, 1)
+        XCTAssertEqual(report.chainedFetches, ["batch-0", "batch-1"])
+        XCTAssertEqual(narration.count, 3)
+    }
+}
