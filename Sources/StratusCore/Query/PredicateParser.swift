@@ -1,0 +1,381 @@
+import Foundation
+import StratusWire
+
+/// Reads an `NSPredicate` format string with its arguments into a ``WirePredicate``, accepting
+/// exactly the subset CloudKit accepts (cloudkit-api.md §15) and naming the part it refuses.
+struct PredicateParser {
+    private let tokens: [PredicateToken]
+    private var position = 0
+    private var arguments: [Any?]
+    private var nextArgument = 0
+
+    /// Parses `format` with `arguments` substituted for `%@`, `%K`, `%d` and `%f`.
+    static func parse(_ format: String, arguments: [Any?]) -> Result<WirePredicate, PredicateError> {
+        switch PredicateLexer.tokens(of: format) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let tokens):
+            var parser = PredicateParser(tokens: tokens, arguments: arguments)
+            do {
+                let predicate = try parser.parsePredicate()
+                guard parser.position == tokens.count else {
+                    throw PredicateError("unexpected '\(tokens[parser.position].text)' after a complete predicate")
+                }
+                guard parser.nextArgument == arguments.count else {
+                    throw PredicateError("\(arguments.count) arguments given, \(parser.nextArgument) used")
+                }
+                return .success(predicate)
+            } catch let error as PredicateError {
+                return .failure(error)
+            } catch {
+                return .failure(PredicateError("\(error)"))
+            }
+        }
+    }
+
+    private init(tokens: [PredicateToken], arguments: [Any?]) {
+        self.tokens = tokens
+        self.arguments = arguments
+    }
+
+    // MARK: - Tokens
+
+    private var current: PredicateToken? { position < tokens.count ? tokens[position] : nil }
+
+    private mutating func advance() -> PredicateToken? {
+        defer { position += 1 }
+        return current
+    }
+
+    private mutating func accept(symbol: String) -> Bool {
+        guard current == .symbol(symbol) else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func accept(keyword: String) -> Bool {
+        guard current?.isKeyword(keyword) == true else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func expect(symbol: String, _ context: String) throws {
+        guard accept(symbol: symbol) else {
+            throw PredicateError("expected '\(symbol)' \(context), found \(current.map { "'\($0.text)'" } ?? "the end")")
+        }
+    }
+
+    // MARK: - Predicates
+
+    private mutating func parsePredicate() throws -> WirePredicate {
+        var parts = [try parseUnary()]
+        while true {
+            if accept(keyword: "AND") || accept(symbol: "&&") {
+                parts.append(try parseUnary())
+            } else if current?.isKeyword("OR") == true || current == .symbol("||") {
+                throw PredicateError("'\(current?.text ?? "OR")' is not supported by CloudKit queries; only AND combines predicates")
+            } else {
+                break
+            }
+        }
+        return parts.count == 1 ? parts[0] : .and(parts.flatMap { if case .and(let inner) = $0 { inner } else { [$0] } })
+    }
+
+    private mutating func parseUnary() throws -> WirePredicate {
+        if accept(keyword: "NOT") || accept(symbol: "!") {
+            let negated = try parseUnary()
+            switch negated {
+            case .and: throw PredicateError("NOT cannot negate an AND compound in a CloudKit query")
+            case .between: throw PredicateError("NOT cannot negate BETWEEN in a CloudKit query")
+            case .tokens: throw PredicateError("NOT cannot negate a full-text token search in a CloudKit query")
+            default: return .not(negated)
+            }
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws -> WirePredicate {
+        if accept(symbol: "(") {
+            let inner = try parsePredicate()
+            try expect(symbol: ")", "to close '('")
+            return inner
+        }
+        if accept(keyword: "TRUEPREDICATE") { return .constant(true) }
+        if accept(keyword: "FALSEPREDICATE") { return .constant(false) }
+        return try parseComparison()
+    }
+
+    private enum Quantifier { case any, all }
+
+    private mutating func parseComparison() throws -> WirePredicate {
+        var quantifier: Quantifier?
+        if accept(keyword: "ANY") || accept(keyword: "SOME") {
+            quantifier = .any
+        } else if accept(keyword: "ALL") {
+            quantifier = .all
+        } else if current?.isKeyword("NONE") == true {
+            throw PredicateError("NONE is not supported by CloudKit queries")
+        }
+        let lhs = try parseExpression()
+        guard let operatorToken = advance() else { throw PredicateError("expected an operator after '\(lhs)'") }
+        let op = operatorName(operatorToken)
+        if accept(symbol: "[") {
+            let options = advance()?.text ?? ""
+            throw PredicateError("the [\(options)] modifier of \(op) is not supported by CloudKit queries")
+        }
+        let rhs = try parseExpression()
+        return try comparison(quantifier, lhs, op, rhs)
+    }
+
+    private func operatorName(_ token: PredicateToken) -> String {
+        switch token {
+        case .symbol(let symbol): symbol
+        case .word(let word): word.uppercased()
+        default: token.text
+        }
+    }
+
+    // MARK: - Expressions
+
+    private indirect enum Expression: CustomStringConvertible {
+        case key(String)
+        case value(WireFieldValue)
+        case list([WireFieldValue])
+        case now
+        case selfObject
+        case tokenize(String)
+        case allTokens
+
+        var description: String {
+            switch self {
+            case .key(let key): key
+            case .value(let value): value.description
+            case .list(let values): "{\(values.map(\.description).joined(separator: ", "))}"
+            case .now: "now()"
+            case .selfObject: "self"
+            case .tokenize: "tokenize(…)"
+            case .allTokens: "allTokens"
+            }
+        }
+    }
+
+    private mutating func parseExpression() throws -> Expression {
+        guard let token = advance() else { throw PredicateError("the predicate ends where a value or key was expected") }
+        switch token {
+        case .string(let string):
+            return .value(.string(string))
+        case .number(.integer(let value)):
+            return .value(.int64(value))
+        case .number(.double(let value)):
+            return .value(.double(value))
+        case .argument(let specifier):
+            return try argumentExpression(specifier)
+        case .symbol("{"):
+            var values: [WireFieldValue] = []
+            if !accept(symbol: "}") {
+                repeat {
+                    switch try parseExpression() {
+                    case .value(let value): values.append(value)
+                    case let other: throw PredicateError("'\(other)' cannot stand in an aggregate {…}")
+                    }
+                } while accept(symbol: ",")
+                try expect(symbol: "}", "to close the aggregate")
+            }
+            return .list(values)
+        case .word(let word):
+            return try wordExpression(word)
+        case .symbol(let symbol):
+            throw PredicateError("unexpected '\(symbol)' where a value or key was expected")
+        }
+    }
+
+    private mutating func wordExpression(_ word: String) throws -> Expression {
+        switch word.uppercased() {
+        case "SELF": return .selfObject
+        case "TRUE", "YES": return .value(.int64(1))
+        case "FALSE", "NO": return .value(.int64(0))
+        case "NULL", "NIL": throw PredicateError("comparing with nil is not supported by CloudKit queries")
+        case "NOW":
+            try expect(symbol: "(", "after now")
+            try expect(symbol: ")", "after now(")
+            return .now
+        case "TOKENIZE":
+            try expect(symbol: "(", "after tokenize")
+            guard case .value(.string(let text)) = try parseExpression() else {
+                throw PredicateError("tokenize needs a string to tokenize")
+            }
+            try expect(symbol: ",", "in tokenize(…, 'Cdl')")
+            guard case .value(.string(let options)) = try parseExpression(), options == "Cdl" else {
+                throw PredicateError("tokenize supports only the options 'Cdl'")
+            }
+            try expect(symbol: ")", "to close tokenize(")
+            return .tokenize(text)
+        case "ALLTOKENS":
+            return .allTokens
+        case "DISTANCETOLOCATION", "DISTANCE":
+            throw PredicateError("location functions (distanceToLocation:fromLocation:) are not supported yet")
+        default:
+            if current == .symbol(".") {
+                throw PredicateError("key paths such as '\(word).…' are not supported by CloudKit queries; name a field of the record")
+            }
+            if current == .symbol("(") || current == .symbol(":") {
+                throw PredicateError("the function '\(word)' is not supported by CloudKit queries")
+            }
+            return .key(try checkedKey(word))
+        }
+    }
+
+    private func checkedKey(_ key: String) throws -> String {
+        if WireQueryField(key: key) != .field(key) { return key }
+        if let error = WireValidation.checkFieldKey(key), !key.isEmpty {
+            if ["recordName", "recordType"].contains(key) { throw PredicateError("'\(key)' cannot be queried; use recordID") }
+            throw PredicateError("'\(key)' is not a field key: \(error.message)")
+        }
+        return key
+    }
+
+    private mutating func argumentExpression(_ specifier: String) throws -> Expression {
+        guard nextArgument < arguments.count else {
+            throw PredicateError("\(specifier) has no argument: \(arguments.count) given")
+        }
+        let argument = arguments[nextArgument]
+        nextArgument += 1
+        switch specifier.last {
+        case "K":
+            guard let key = argument as? String else { throw PredicateError("%K needs a key name, not \(describe(argument))") }
+            if key.contains(".") { throw PredicateError("key paths such as '\(key)' are not supported by CloudKit queries") }
+            return .key(try checkedKey(key))
+        case "@":
+            return try valueExpression(argument)
+        case "d", "i", "u":
+            guard let number = argument.flatMap({ $0 as? NSNumber }) else { throw PredicateError("\(specifier) needs an integer, not \(describe(argument))") }
+            return .value(.int64(number.int64Value))
+        case "f", "g", "e":
+            guard let number = argument.flatMap({ $0 as? NSNumber }) else { throw PredicateError("\(specifier) needs a number, not \(describe(argument))") }
+            return .value(.double(number.doubleValue))
+        default:
+            throw PredicateError("the format specifier \(specifier) is not supported; use %@, %K, %d or %f")
+        }
+    }
+
+    private func valueExpression(_ argument: Any?) throws -> Expression {
+        guard let argument, !(argument is NSNull) else {
+            throw PredicateError("comparing with nil is not supported by CloudKit queries")
+        }
+        if let record = argument as? CKRecord { return .value(.reference(WireReference(recordID: record.recordID.wireValue, action: .none))) }
+        if let recordID = argument as? CKRecord.ID { return .value(.reference(WireReference(recordID: recordID.wireValue, action: .none))) }
+        if let reference = argument as? CKRecord.Reference { return .value(.reference(WireReference(recordID: reference.recordID.wireValue, action: .none))) }
+        if argument is CKAsset { throw PredicateError("assets cannot be compared in a CloudKit query") }
+        if !(argument is String), !(argument is NSString), let elements = argument as? [Any] {
+            return .list(try elements.map { element in
+                switch try valueExpression(element) {
+                case .value(let value): return value
+                default: throw PredicateError("a list argument cannot hold \(describe(element))")
+                }
+            })
+        }
+        switch FieldValueConversion.fieldValue(from: argument, encrypted: false) {
+        case .success(let value): return .value(value)
+        case .failure(let rejection): throw PredicateError("argument \(describe(argument)): \(rejection.reason)")
+        }
+    }
+
+    private func describe(_ argument: Any?) -> String {
+        argument.map { "\(type(of: $0))" } ?? "nil"
+    }
+
+    // MARK: - Meaning
+
+    private func comparison(_ quantifier: Quantifier?, _ lhs: Expression, _ op: String, _ rhs: Expression) throws -> WirePredicate {
+        switch op {
+        case "=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>":
+            let comparison = try Self.comparison(op)
+            if quantifier == .any {
+                guard comparison == .equal else { throw PredicateError("ANY supports only =, IN, CONTAINS and BEGINSWITH in CloudKit queries") }
+                switch (lhs, rhs) {
+                case (.key(let key), .value(let value)): return .listContains(WireQueryField(key: key), value)
+                case (.list(let values), .key(let key)): return .isIn(WireQueryField(key: key), values)
+                default: throw PredicateError("ANY \(lhs) \(op) \(rhs) is not a form CloudKit queries accept")
+                }
+            }
+            try refuseAll(quantifier, op)
+            switch (lhs, rhs) {
+            case (.key(let key), .value(let value)): return .compare(WireQueryField(key: key), comparison, .value(value))
+            case (.key(let key), .now): return .compare(WireQueryField(key: key), comparison, .now)
+            case (.value(let value), .key(let key)): return .compare(WireQueryField(key: key), comparison.flipped, .value(value))
+            case (.now, .key(let key)): return .compare(WireQueryField(key: key), comparison.flipped, .now)
+            case (.key, .key): throw PredicateError("'\(lhs) \(op) \(rhs)' compares two fields, which CloudKit queries do not support")
+            default: throw PredicateError("'\(lhs) \(op) \(rhs)' must compare a field with a value")
+            }
+        case "IN":
+            if quantifier == .all {
+                guard case .tokenize(let text) = lhs, case .allTokens = rhs else {
+                    throw PredicateError("ALL is supported only as ALL tokenize(%@, 'Cdl') IN allTokens")
+                }
+                return .tokens(.all, TextSearch.tokens(of: text))
+            }
+            switch (lhs, rhs) {
+            case (.key(let key), .list(let values)):
+                return quantifier == .any ? .listContainsAny(WireQueryField(key: key), values) : .isIn(WireQueryField(key: key), values)
+            case (.value(let value), .key(let key)) where quantifier == nil:
+                return .listContains(WireQueryField(key: key), value)
+            default:
+                throw PredicateError("'\(lhs) IN \(rhs)' is not a form CloudKit queries accept")
+            }
+        case "CONTAINS":
+            try refuseAll(quantifier, op)
+            switch (lhs, rhs) {
+            case (.selfObject, .value(.string(let text))) where quantifier == nil:
+                return .tokens(.any, TextSearch.tokens(of: text))
+            case (.key(let key), .value(let value)):
+                return .listContains(WireQueryField(key: key), value)
+            default:
+                throw PredicateError("'\(lhs) CONTAINS \(rhs)' is not a form CloudKit queries accept; CONTAINS means list membership, or full-text search with self")
+            }
+        case "BEGINSWITH":
+            try refuseAll(quantifier, op)
+            guard case .key(let key) = lhs, case .value(.string(let prefix)) = rhs else {
+                throw PredicateError("BEGINSWITH needs a field and a string: '\(lhs) BEGINSWITH \(rhs)'")
+            }
+            return quantifier == .any ? .listMemberBeginsWith(WireQueryField(key: key), prefix) : .beginsWith(WireQueryField(key: key), prefix)
+        case "BETWEEN":
+            guard quantifier == nil else { throw PredicateError("ANY and ALL cannot be used with BETWEEN") }
+            guard case .key(let key) = lhs, case .list(let bounds) = rhs, bounds.count == 2 else {
+                throw PredicateError("BETWEEN needs a field and two bounds: '\(lhs) BETWEEN {low, high}'")
+            }
+            return .between(WireQueryField(key: key), .value(bounds[0]), .value(bounds[1]))
+        case "ENDSWITH", "LIKE", "MATCHES":
+            throw PredicateError("\(op) is not supported by CloudKit queries")
+        default:
+            throw PredicateError("'\(op)' is not an operator CloudKit queries accept")
+        }
+    }
+
+    private func refuseAll(_ quantifier: Quantifier?, _ op: String) throws {
+        if quantifier == .all { throw PredicateError("ALL is not supported with \(op) in CloudKit queries") }
+    }
+
+    private static func comparison(_ op: String) throws -> WireComparison {
+        switch op {
+        case "=", "==": .equal
+        case "!=", "<>": .notEqual
+        case "<": .less
+        case "<=", "=<": .lessOrEqual
+        case ">": .greater
+        default: .greaterOrEqual
+        }
+    }
+}
+
+extension WireComparison {
+    /// The comparison with its sides swapped: `5 < x` is `x > 5`.
+    var flipped: WireComparison {
+        switch self {
+        case .equal, .notEqual: self
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        }
+    }
+}
