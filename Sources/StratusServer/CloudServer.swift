@@ -63,6 +63,12 @@ public final class CloudServer: CloudService, Sendable {
     let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])
     let assets = AssetStore()
     private let tagCounter = Atomic<UInt64>(0)
+    private let pageSize = Mutex(100)
+
+    /// The key that seals this server's cursors: derived from the server's serial number in
+    /// the process, so runs repeat exactly and another server's cursors are refused.
+    let sealingKey: [UInt8]
+    private static let serials = Atomic<UInt64>(0)
 
     /// Creates an empty server.
     ///
@@ -70,6 +76,15 @@ public final class CloudServer: CloudService, Sendable {
     ///   time passes. A ``SystemClock`` by default.
     public init(clock: any CloudClock = SystemClock()) {
         self.clock = clock
+        let serial = Self.serials.add(1, ordering: .relaxed).newValue
+        sealingKey = SHA256.digest(Array("stratus-sealing-key-\(serial)".utf8))
+    }
+
+    /// How many records a query page holds when its `resultsLimit` leaves the choice to the
+    /// server (`CKQueryOperation.maximumResults`): 100 unless set.
+    public var defaultQueryResultsLimit: Int {
+        get { pageSize.withLock { $0 } }
+        set { pageSize.withLock { $0 = max(1, newValue) } }
     }
 
     /// A new change tag: a counter in base 36, so tags are short, unique and repeatable.

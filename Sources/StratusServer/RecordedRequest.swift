@@ -10,6 +10,8 @@ public struct RecordedRequest: Hashable, Sendable {
         case lookupRecords = "records/lookup"
         /// `records/modify`.
         case modifyRecords = "records/modify"
+        /// `records/query`.
+        case queryRecords = "records/query"
         /// `zones/list`.
         case listZones = "zones/list"
         /// `zones/lookup`.

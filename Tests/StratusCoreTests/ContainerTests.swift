@@ -17,6 +17,9 @@ final class ContainerTests: XCTestCase {
         func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
         func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
             throw WireError(.networkUnavailable, "offline")
         }

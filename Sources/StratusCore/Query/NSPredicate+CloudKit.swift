@@ -23,7 +23,11 @@ extension NSPredicate {
 
     /// Creates a predicate from a format string and an array of arguments.
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        let parsed = PredicateParser.parse(predicateFormat, arguments: (arguments ?? []).map { $0 })
+        self.init(parsed: PredicateParser.parse(predicateFormat, arguments: (arguments ?? []).map { $0 }))
+    }
+
+    /// A block predicate holding an already parsed predicate, or the reason it was refused.
+    convenience init(parsed: Result<WirePredicate, PredicateError>) {
         self.init(block: { object, _ in
             if let probe = object as? PredicateProbe {
                 probe.parsed = parsed

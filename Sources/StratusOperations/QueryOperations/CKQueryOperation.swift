@@ -1,8 +1,23 @@
+import Foundation
 import StratusCore
+import StratusWire
 
-/// Queries come in a later part of Stratus. This class holds, for now, the names CloudKit
-/// code already uses with the other operations: ``Cursor`` and ``maximumResults``. It has no
-/// initializer yet, so no query can be made and none can silently do nothing.
+/// Finds the records that match a query, one page per operation.
+///
+/// ```swift
+/// let operation = CKQueryOperation(query: query)
+/// operation.resultsLimit = 20
+/// operation.desiredKeys = ["thumbnail"]
+/// operation.recordMatchedBlock = { recordID, result in … }       // in sort order
+/// operation.queryResultBlock = { result in
+///     if case .success(let cursor?) = result { /* more: CKQueryOperation(cursor: cursor) */ }
+/// }
+/// database.add(operation)
+/// ```
+///
+/// Decide whether to continue by the cursor, never by counting records. A predicate CloudKit
+/// does not accept, or an unknown record type, fails the operation (`invalidArguments`,
+/// `unknownItem`).
 ///
 /// CloudKit document: *CKQueryOperation*.
 public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
@@ -12,7 +27,159 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The `resultsLimit` that lets the server choose how many records a page holds: 0.
     public static let maximumResults = 0
 
-    private override init() {
+    // MARK: - Properties
+
+    private let storedQuery = Locked<CKQuery?>(nil)
+    private let storedCursor = Locked<Cursor?>(nil)
+    private let storedZoneID = Locked<CKRecordZone.ID?>(nil)
+    private let storedResultsLimit = Locked(CKQueryOperation.maximumResults)
+    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
+
+    /// The query to run; ignored when ``cursor`` is set.
+    public var query: CKQuery? {
+        get { storedQuery.value }
+        set { storedQuery.value = newValue }
+    }
+
+    /// Where to continue an earlier query; it carries the query and zone.
+    public var cursor: Cursor? {
+        get { storedCursor.value }
+        set { storedCursor.value = newValue }
+    }
+
+    /// The zone to search; nil searches every zone of the database. Ignored with a cursor.
+    public var zoneID: CKRecordZone.ID? {
+        get { storedZoneID.value }
+        set { storedZoneID.value = newValue }
+    }
+
+    /// The most records to return; ``maximumResults`` (0) lets the server choose.
+    public var resultsLimit: Int {
+        get { storedResultsLimit.value }
+        set { storedResultsLimit.value = newValue }
+    }
+
+    /// The fields to fetch: nil for every field, an empty array for system fields only.
+    public var desiredKeys: [CKRecord.FieldKey]? {
+        get { storedDesiredKeys.value }
+        set { storedDesiredKeys.value = newValue }
+    }
+
+    /// Creates an operation with no query yet.
+    public override init() {
         super.init()
+    }
+
+    /// Creates an operation that runs `query`.
+    public convenience init(query: CKQuery) {
+        self.init()
+        self.query = query
+    }
+
+    /// Creates an operation that continues a query from `cursor`.
+    public convenience init(cursor: Cursor) {
+        self.init()
+        self.cursor = cursor
+    }
+
+    // MARK: - Per-item callbacks
+
+    private let matchedBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
+    private let legacyFetchedBlock = Locked(UncheckedBox<((CKRecord) -> Void)?>(value: nil))
+
+    /// Called once per matching record, in the query's order.
+    public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
+        get { matchedBlock.value.value }
+        set { matchedBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy per-record block; ignored when ``recordMatchedBlock`` is set.
+    @available(*, deprecated, renamed: "recordMatchedBlock")
+    public var recordFetchedBlock: ((CKRecord) -> Void)? {
+        get { legacyFetchedBlock.value.value }
+        set { legacyFetchedBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Completion
+
+    private let finalBlock = Locked(UncheckedBox<((Result<Cursor?, any Error>) -> Void)?>(value: nil))
+    private let legacyFinalBlock = Locked(UncheckedBox<((Cursor?, (any Error)?) -> Void)?>(value: nil))
+
+    /// Called once, last, with the cursor of the next page (nil when there is none) or the error.
+    public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)? {
+        get { finalBlock.value.value }
+        set { finalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    /// The legacy final block; ignored when ``queryResultBlock`` is set.
+    @available(*, deprecated, renamed: "queryResultBlock")
+    public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)? {
+        get { legacyFinalBlock.value.value }
+        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let database = targetDatabase
+        var request = WireQueryRequest(context: database.requestContext(), query: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        if let cursor {
+            request.cursor = Array(cursor.bytes)
+        } else if let query {
+            switch query.wireQuery() {
+            case .success(let wireQuery):
+                request.query = wireQuery
+                request.zoneID = zoneID?.wireValue
+            case .failure(let error):
+                report([], cursor: nil, failure: error)
+                return
+            }
+        } else {
+            report([], cursor: nil, failure: CKError(.invalidArguments, message: "a CKQueryOperation needs a query or a cursor"))
+            return
+        }
+        let prepared = request
+        let response = await send(to: database) { service, context async throws(WireError) in
+            var request = prepared
+            request.context = context
+            return try await service.queryRecords(request)
+        }
+        switch response {
+        case .success(let response):
+            report(response.records.map { CKRecord(wire: $0) }, cursor: response.cursor.map { CKQueryCursor(bytes: Data($0)) }, failure: nil)
+        case .failure(let error):
+            report([], cursor: nil, failure: error)
+        }
+    }
+
+    override func reportCancellation() {
+        deliverResults([], cursor: nil, failure: CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {
+        finish { self.deliverResults(records, cursor: cursor, failure: failure) }
+    }
+
+    private func deliverResults(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {
+        if let matched = matchedBlock.value.value {
+            for record in records { matched(record.recordID, .success(record)) }
+        } else if let legacy = legacyFetchedBlock.value.value {
+            for record in records { legacy(record) }
+        }
+        if let final = finalBlock.value.value {
+            final(failure.map { .failure($0) } ?? .success(cursor))
+        } else if let legacyFinal = legacyFinalBlock.value.value {
+            legacyFinal(cursor, failure)
+        }
+    }
+
+    override func releaseBlocks() {
+        super.releaseBlocks()
+        matchedBlock.value = UncheckedBox(value: nil)
+        legacyFetchedBlock.value = UncheckedBox(value: nil)
+        finalBlock.value = UncheckedBox(value: nil)
+        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }

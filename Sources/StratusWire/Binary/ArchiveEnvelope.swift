@@ -26,6 +26,7 @@ package enum ArchiveEnvelope {
         case asset = 7
         case serverChangeToken = 8
         case queryCursor = 9
+        case query = 10
     }
 
     /// Frames `payload` as a blob of `kind`.

@@ -29,6 +29,9 @@ public protocol CloudService: Sendable {
     /// `records/modify`: saves and deletes records.
     func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse
 
+    /// `records/query`: one page of the records that match a query.
+    func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse
+
     /// `zones/list`: every zone of the database.
     func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse
 

@@ -1,0 +1,64 @@
+import StratusWire
+
+/// Where a query's next page starts: the query, where it runs and for whom, and the sort key
+/// of the last record returned. A keyset position, so records inserted or deleted between
+/// pages never make a record that stays put appear twice or go missing.
+///
+/// On the wire: a format version, the fields below, and an HMAC-SHA-256 under the server's
+/// own key, so that a flipped byte, a forged cursor or one from another server is refused.
+struct QueryCursor: Hashable {
+    static let version: UInt8 = 1
+
+    var containerIdentifier: String
+    var database: WireDatabaseScope
+    var userRecordName: String?
+    var zoneID: WireZoneID?
+    var query: WireQuery
+    /// The sort-key values of the last record returned, one per sort descriptor.
+    var lastValues: [WireFieldValue?]
+    /// The last record returned, which breaks ties between equal sort keys.
+    var lastRecordID: WireRecordID
+
+    func sealed(with key: [UInt8]) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.write(Self.version)
+        writer.write(containerIdentifier)
+        writer.write(UInt8(database.rawValue))
+        writer.write(userRecordName)
+        writer.write(zoneID != nil)
+        zoneID?.write(to: &writer)
+        query.write(to: &writer)
+        writer.writeCount(lastValues.count)
+        for value in lastValues {
+            writer.write(value != nil)
+            value?.write(to: &writer)
+        }
+        lastRecordID.write(to: &writer)
+        return writer.bytes + HMAC.sha256(key: key, message: writer.bytes)
+    }
+
+    /// Opens a cursor sealed with `key`; throws `invalidArguments` for anything else.
+    static func open(_ bytes: [UInt8], key: [UInt8]) throws(WireError) -> QueryCursor {
+        let refused = WireError(.invalidArguments, "the query cursor is not one this server issued, or it was altered")
+        guard bytes.count > 32 else { throw refused }
+        let body = Array(bytes.dropLast(32))
+        guard Array(bytes.suffix(32)) == HMAC.sha256(key: key, message: body) else { throw refused }
+        var reader = BinaryReader(body)
+        do throws(BinaryFormatError) {
+            guard try reader.readByte() == version else { throw BinaryFormatError("version") }
+            let container = try reader.readString()
+            guard let database = WireDatabaseScope(rawValue: Int(try reader.readByte())) else { throw BinaryFormatError("database") }
+            let user = try reader.readOptionalString()
+            let zoneID = try reader.readBool() ? try WireZoneID.read(from: &reader) : nil
+            let query = try WireQuery.read(from: &reader)
+            let count = try reader.readCount()
+            var values: [WireFieldValue?] = []
+            for _ in 0..<count { values.append(try reader.readBool() ? try WireFieldValue.read(from: &reader) : nil) }
+            let last = try WireRecordID.read(from: &reader)
+            try reader.expectEnd()
+            return QueryCursor(containerIdentifier: container, database: database, userRecordName: user, zoneID: zoneID, query: query, lastValues: values, lastRecordID: last)
+        } catch {
+            throw refused
+        }
+    }
+}

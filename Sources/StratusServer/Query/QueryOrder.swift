@@ -1,0 +1,58 @@
+import Foundation
+import StratusWire
+
+/// The total order of query results: the sort descriptors in turn (a missing value first),
+/// then record name, zone name and owner, so every query returns records in one repeatable
+/// order and a cursor can say exactly where it stopped.
+struct QueryOrder {
+    let descriptors: [WireSortDescriptor]
+
+    /// The sort key of `record`.
+    func key(of record: WireRecord) -> Key {
+        Key(values: descriptors.map { record.value(for: $0.field) }, recordID: record.recordID)
+    }
+
+    struct Key {
+        var values: [WireFieldValue?]
+        var recordID: WireRecordID
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    func precedes(_ lhs: Key, _ rhs: Key) -> Bool {
+        for (index, descriptor) in descriptors.enumerated() {
+            let order = Self.order(lhs.values[index], rhs.values[index])
+            if order != .orderedSame {
+                return descriptor.ascending ? order == .orderedAscending : order == .orderedDescending
+            }
+        }
+        let left = (lhs.recordID.recordName, lhs.recordID.zoneID.zoneName, lhs.recordID.zoneID.ownerName)
+        let right = (rhs.recordID.recordName, rhs.recordID.zoneID.zoneName, rhs.recordID.zoneID.ownerName)
+        return left < right
+    }
+
+    /// A total order of optional values: missing first, then by value, and values of kinds
+    /// that cannot be compared by kind.
+    static func order(_ lhs: WireFieldValue?, _ rhs: WireFieldValue?) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case (nil, nil): return .orderedSame
+        case (nil, _): return .orderedAscending
+        case (_, nil): return .orderedDescending
+        case (let left?, let right?):
+            if let order = WireFieldValue.order(left, right) { return order }
+            let (a, b) = (rank(left), rank(right))
+            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+        }
+    }
+
+    private static func rank(_ value: WireFieldValue) -> Int {
+        switch value {
+        case .int64, .double: 0
+        case .string: 1
+        case .date: 2
+        case .bytes: 3
+        case .reference: 4
+        case .asset: 5
+        case .list: 6
+        }
+    }
+}

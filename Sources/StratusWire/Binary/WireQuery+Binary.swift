@@ -1,0 +1,167 @@
+import Foundation
+
+// The archive encoding of queries, for archived `CKQuery` objects and query cursors.
+
+extension WireQueryField {
+    private var tag: UInt8 {
+        switch self {
+        case .field: 0
+        case .recordID: 1
+        case .creationDate: 2
+        case .modificationDate: 3
+        case .creatorUserRecordID: 4
+        case .lastModifiedUserRecordID: 5
+        case .parent: 6
+        case .share: 7
+        }
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(tag)
+        if case .field(let key) = self { writer.write(key) }
+    }
+
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireQueryField {
+        switch try reader.readByte() {
+        case 0: return .field(try reader.readString())
+        case 1: return .recordID
+        case 2: return .creationDate
+        case 3: return .modificationDate
+        case 4: return .creatorUserRecordID
+        case 5: return .lastModifiedUserRecordID
+        case 6: return .parent
+        case 7: return .share
+        case let other: throw BinaryFormatError("unknown query field tag \(other)")
+        }
+    }
+}
+
+extension WireQueryOperand {
+    package func write(to writer: inout BinaryWriter) {
+        switch self {
+        case .now:
+            writer.write(UInt8(0))
+        case .value(let value):
+            writer.write(UInt8(1))
+            value.write(to: &writer)
+        }
+    }
+
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireQueryOperand {
+        switch try reader.readByte() {
+        case 0: return .now
+        case 1: return .value(try WireFieldValue.read(from: &reader))
+        case let other: throw BinaryFormatError("unknown operand tag \(other)")
+        }
+    }
+}
+
+extension WirePredicate {
+    private static let maximumDepth = 32
+
+    package func write(to writer: inout BinaryWriter) {
+        switch self {
+        case .constant(let value):
+            writer.write(UInt8(0))
+            writer.write(value)
+        case .and(let parts):
+            writer.write(UInt8(1))
+            writer.writeCount(parts.count)
+            for part in parts { part.write(to: &writer) }
+        case .not(let inner):
+            writer.write(UInt8(2))
+            inner.write(to: &writer)
+        case .compare(let field, let comparison, let operand):
+            writer.write(UInt8(3))
+            field.write(to: &writer)
+            writer.write(comparison.rawValue)
+            operand.write(to: &writer)
+        case .between(let field, let low, let high):
+            writer.write(UInt8(4))
+            field.write(to: &writer)
+            low.write(to: &writer)
+            high.write(to: &writer)
+        case .isIn(let field, let values):
+            writer.write(UInt8(5))
+            field.write(to: &writer)
+            WireFieldValue.list(values).write(to: &writer)
+        case .listContains(let field, let value):
+            writer.write(UInt8(6))
+            field.write(to: &writer)
+            value.write(to: &writer)
+        case .listContainsAny(let field, let values):
+            writer.write(UInt8(7))
+            field.write(to: &writer)
+            WireFieldValue.list(values).write(to: &writer)
+        case .beginsWith(let field, let prefix):
+            writer.write(UInt8(8))
+            field.write(to: &writer)
+            writer.write(prefix)
+        case .listMemberBeginsWith(let field, let prefix):
+            writer.write(UInt8(9))
+            field.write(to: &writer)
+            writer.write(prefix)
+        case .tokens(let match, let tokens):
+            writer.write(UInt8(10))
+            writer.write(match == .all)
+            writer.write(tokens)
+        }
+    }
+
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WirePredicate {
+        try read(from: &reader, depth: 0)
+    }
+
+    private static func read(from reader: inout BinaryReader, depth: Int) throws(BinaryFormatError) -> WirePredicate {
+        guard depth < maximumDepth else { throw BinaryFormatError("predicate nested deeper than \(maximumDepth)") }
+        func list(_ reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
+            guard case .list(let values) = try WireFieldValue.read(from: &reader) else { throw BinaryFormatError("expected a list") }
+            return values
+        }
+        switch try reader.readByte() {
+        case 0: return .constant(try reader.readBool())
+        case 1:
+            let count = try reader.readCount(minimumItemSize: 2)
+            var parts: [WirePredicate] = []
+            for _ in 0..<count { parts.append(try read(from: &reader, depth: depth + 1)) }
+            return .and(parts)
+        case 2: return .not(try read(from: &reader, depth: depth + 1))
+        case 3:
+            let field = try WireQueryField.read(from: &reader)
+            let raw = try reader.readString()
+            guard let comparison = WireComparison(rawValue: raw) else { throw BinaryFormatError("unknown comparison \(raw)") }
+            return .compare(field, comparison, try WireQueryOperand.read(from: &reader))
+        case 4: return .between(try WireQueryField.read(from: &reader), try WireQueryOperand.read(from: &reader), try WireQueryOperand.read(from: &reader))
+        case 5: return .isIn(try WireQueryField.read(from: &reader), try list(&reader))
+        case 6: return .listContains(try WireQueryField.read(from: &reader), try WireFieldValue.read(from: &reader))
+        case 7: return .listContainsAny(try WireQueryField.read(from: &reader), try list(&reader))
+        case 8: return .beginsWith(try WireQueryField.read(from: &reader), try reader.readString())
+        case 9: return .listMemberBeginsWith(try WireQueryField.read(from: &reader), try reader.readString())
+        case 10: return .tokens(try reader.readBool() ? .all : .any, try reader.readStrings())
+        case let other: throw BinaryFormatError("unknown predicate tag \(other)")
+        }
+    }
+}
+
+extension WireQuery {
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(recordType)
+        predicate.write(to: &writer)
+        writer.writeCount(sortDescriptors.count)
+        for descriptor in sortDescriptors {
+            descriptor.field.write(to: &writer)
+            writer.write(descriptor.ascending)
+        }
+    }
+
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireQuery {
+        let recordType = try reader.readString()
+        let predicate = try WirePredicate.read(from: &reader)
+        let count = try reader.readCount(minimumItemSize: 2)
+        var descriptors: [WireSortDescriptor] = []
+        for _ in 0..<count {
+            descriptors.append(WireSortDescriptor(field: try WireQueryField.read(from: &reader), ascending: try reader.readBool()))
+        }
+        return WireQuery(recordType: recordType, predicate: predicate, sortDescriptors: descriptors)
+    }
+}
