@@ -36,20 +36,31 @@ extension CloudServer {
 
         let context = WirePredicateContext(now: clock.now, currentUserRecordName: scope.userRecordName)
         let order = QueryOrder(descriptors: query.sortDescriptors)
+        let limit = request.resultsLimit > 0 ? request.resultsLimit : defaultQueryResultsLimit
+        let equality = query.predicate.indexableEquality.map { scope.storedForm(of: $0) }
+        let indexKey = QueryIndexKey(recordType: query.recordType, equalityField: equality?.field, sortDescriptors: query.sortDescriptors)
         var matches: [(key: QueryOrder.Key, record: WireRecord)] = []
+        var examined = 0
         for zone in zones {
+            // Each zone gives at most one page and one more, in order, from its index.
+            var found = 0
             zone.acquire()
-            for stored in zone.records.values where stored.record.recordType == query.recordType {
-                guard query.predicate.evaluate(stored.record, in: context), canRead(stored, scope: scope) else { continue }
-                let key = order.key(of: stored.record)
-                if let after, !order.precedes(after, key) { continue }
-                matches.append((key, stored.record))
+            if !zone.isDeleted {
+                zone.index(for: indexKey).scan(equalTo: equality?.value, after: after) { key in
+                    guard let stored = zone.records[key.recordID.recordName] else { return true }
+                    examined += 1
+                    if query.predicate.evaluate(stored.record, in: context), canRead(stored, scope: scope) {
+                        matches.append((key, stored.record))
+                        found += 1
+                    }
+                    return found <= limit
+                }
             }
             zone.release()
         }
         matches.sort { order.precedes($0.key, $1.key) }
+        registry.withLock { $0.lastQueryExaminedCount = examined }
 
-        let limit = request.resultsLimit > 0 ? request.resultsLimit : defaultQueryResultsLimit
         let page = matches.prefix(limit)
         var cursor: [UInt8]?
         if matches.count > limit, let last = page.last {
@@ -91,5 +102,37 @@ extension CloudServer {
         return scope.container.permissions(for: stored.record.recordType)
             .grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
             .contains(.read)
+    }
+}
+
+extension WirePredicate {
+    /// An equality of a field with a value that must hold for the predicate to hold: the
+    /// predicate itself, or one part of its top-level AND. An index on that field narrows the
+    /// query to the records with that value.
+    var indexableEquality: (field: WireQueryField, value: WireFieldValue)? {
+        switch self {
+        case .compare(let field, .equal, .value(let value)):
+            return (field, value)
+        case .and(let parts):
+            for part in parts {
+                if let equality = part.indexableEquality { return equality }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+extension RequestScope {
+    /// An equality as the stored records spell it: `__defaultOwner__` in a user field stands
+    /// for the reader's own user record name, which is what the records hold.
+    func storedForm(of equality: (field: WireQueryField, value: WireFieldValue)) -> (field: WireQueryField, value: WireFieldValue) {
+        guard equality.field == .creatorUserRecordID || equality.field == .lastModifiedUserRecordID,
+              case .reference(let reference) = equality.value,
+              reference.recordID.recordName == WireZoneID.currentUserOwnerName,
+              let user = userRecordName
+        else { return equality }
+        return (equality.field, .reference(WireReference(recordID: WireRecordID(recordName: user), action: .none)))
     }
 }

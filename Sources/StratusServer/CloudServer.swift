@@ -56,6 +56,7 @@ public final class CloudServer: CloudService, Sendable {
         var injectedFailures: [WireError] = []
         var pendingDelays: [TimeInterval] = []
         var requestLog: [RecordedRequest] = []
+        var lastQueryExaminedCount = 0
         var rateLimiter: RateLimiter?
     }
 

@@ -16,6 +16,8 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var deleteSelfSources: [String: Set<String>] = [:]
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     var isDeleted = false
+    /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``.
+    private var indexes: [QueryIndexKey: QueryIndex] = [:]
 
     init(zone: WireZone) {
         self.zone = zone
@@ -39,7 +41,23 @@ final class ZoneStore: @unchecked Sendable {
         for target in newTargets.subtracting(oldTargets) {
             deleteSelfSources[target, default: []].insert(name)
         }
+        if !indexes.isEmpty {
+            let old = records[name]?.record
+            for index in indexes.values {
+                if let old, old.recordType == index.key.recordType { index.remove(old) }
+                if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
+            }
+        }
         records[name] = stored
+    }
+
+    /// The index for `key`, made from the zone's records the first time. Call only with the
+    /// lock held.
+    func index(for key: QueryIndexKey) -> QueryIndex {
+        if let existing = indexes[key] { return existing }
+        let created = QueryIndex(key: key, records: records.values)
+        indexes[key] = created
+        return created
     }
 }
 
