@@ -34,9 +34,30 @@ extension CloudServer {
         containerStore(containerIdentifier).publicStorage.withLock { $0.used }
     }
 
-    /// The development schema of a container: record types and field types so far.
+    /// The schema of a container: its environment, the development schema (record types and
+    /// field types so far, and marked indexes) and the production schema.
     public func schema(containerIdentifier: String) -> ServerSchema {
         containerStore(containerIdentifier).schema.withLock { $0 }
+    }
+
+    /// Switches a container between the development and production schema rules. The
+    /// records stay as they are: Stratus keeps one set of data per container.
+    public func setEnvironment(_ environment: ServerSchema.Environment, containerIdentifier: String) {
+        containerStore(containerIdentifier).schema.withLock { $0.environment = environment }
+    }
+
+    /// Deploys the development schema to production: record types, fields and marked
+    /// indexes, not records.
+    public func deployDevelopmentSchema(containerIdentifier: String) {
+        containerStore(containerIdentifier).schema.withLock { $0.deploy() }
+    }
+
+    /// Marks indexes on a field of a record type, in both environments, as CloudKit's
+    /// dashboard does. System fields go by their Swift names (`recordID`, `creationDate`,
+    /// `modificationDate`, `creatorUserRecordID`, …). A new index covers the records already
+    /// saved.
+    public func markIndexes(_ indexes: ServerSchema.Indexes, field: String, recordType: String, containerIdentifier: String) {
+        containerStore(containerIdentifier).schema.withLock { $0.mark(indexes, field: WireQueryField(key: field).description, recordType: recordType) }
     }
 
     /// Charges `delta` bytes to the storage a request's changes go to.

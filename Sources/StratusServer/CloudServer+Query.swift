@@ -13,10 +13,11 @@ extension CloudServer {
         let scope = try await begin(request.context, .queryRecords)
         let database = try scope.databaseForReading()
         let (query, zoneID, after) = try resolve(request, scope: scope)
-        let knownTypes = scope.container.schema.withLock { Set($0.recordTypes.keys) }
-        guard knownTypes.contains(query.recordType) || query.recordType == "Users" else {
+        let schema = scope.container.schema.withLock { $0 }
+        guard schema.hasRecordType(query.recordType) || query.recordType == "Users" else {
             throw WireError(.unknownItem, "record type '\(query.recordType)' does not exist")
         }
+        if let error = schema.checkIndexes(for: query) { throw error }
         if database.scope == .public {
             let permissions = scope.container.permissions(for: query.recordType)
             guard !(permissions.world.union(permissions.authenticated).union(permissions.creator)).intersection(.read).isEmpty else {

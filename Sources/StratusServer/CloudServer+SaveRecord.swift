@@ -58,7 +58,7 @@ extension CloudServer {
         } catch {
             return .failure(error)
         }
-        if let error = context.scope.container.schema.withLock({ $0.admit(record) }) { return .failure(error) }
+        if let error = context.scope.container.schema.withLock({ $0.accept(record) }) { return .failure(error) }
 
         let date = context.database.nextDate(now: clock.now)
         record.changeTag = nextChangeTag()

@@ -33,18 +33,115 @@ public struct ServerSchema: Hashable, Sendable {
         }
     }
 
-    /// The fields of each record type, by record type name and field key.
-    public var recordTypes: [String: [String: FieldType]] = [:]
+    /// Which schema rules a container follows.
+    public enum Environment: Hashable, Sendable {
+        /// Saves create record types and fields; every field is indexed automatically.
+        case development
+        /// Only deployed record types and fields may be saved, and queries and sorts need
+        /// deployed or marked indexes.
+        case production
+    }
 
-    /// Creates an empty schema.
+    /// The indexes of one field.
+    public struct Indexes: OptionSet, Hashable, Sendable {
+        /// The raw bit mask.
+        public let rawValue: UInt8
+        /// Creates indexes from their bit mask.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The field may appear in a query's predicate.
+        public static let queryable = Indexes(rawValue: 1 << 0)
+        /// The field may order a query's results.
+        public static let sortable = Indexes(rawValue: 1 << 1)
+        /// The field's words may be found by full-text search.
+        public static let searchable = Indexes(rawValue: 1 << 2)
+    }
+
+    /// The record types and indexes of one environment.
+    public struct Definitions: Hashable, Sendable {
+        /// The fields of each record type, by record type name and field key.
+        public var recordTypes: [String: [String: FieldType]] = [:]
+        /// The indexes marked on fields, by record type name and field key; system fields go
+        /// by their Swift names (`recordID`, `creationDate`, …).
+        public var indexes: [String: [String: Indexes]] = [:]
+    }
+
+    /// The rules the container follows now.
+    public var environment = Environment.development
+    /// The development schema.
+    public var development = Definitions()
+    /// The production schema: what was last deployed, plus indexes marked since.
+    public var production = Definitions()
+
+    /// The record types of the development schema.
+    public var recordTypes: [String: [String: FieldType]] {
+        get { development.recordTypes }
+        set { development.recordTypes = newValue }
+    }
+
+    /// Creates an empty development schema.
     public init() {}
+
+    /// Copies the development schema, types, fields and marked indexes, to production.
+    /// Records are not copied.
+    mutating func deploy() {
+        production = development
+    }
+
+    /// Marks `indexes` on a field of a type in both environments.
+    mutating func mark(_ indexes: Indexes, field: String, recordType: String) {
+        development.indexes[recordType, default: [:]][field, default: []].formUnion(indexes)
+        production.indexes[recordType, default: [:]][field, default: []].formUnion(indexes)
+    }
+
+    /// Checks a record to save: in development it may add types and fields; in production
+    /// every type and field must have been deployed.
+    mutating func accept(_ record: WireRecord) -> WireError? {
+        guard environment == .production else { return admit(record) }
+        guard let fields = production.recordTypes[record.recordType] else {
+            return WireError(.invalidArguments, "record type '\(record.recordType)' is not in the production schema; deploy the development schema first")
+        }
+        let values = record.fields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: false)) }
+            + record.encryptedFields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: true)) }
+        for (key, type) in values.sorted(by: { $0.0 < $1.0 }) {
+            guard let existing = fields[key] else {
+                return WireError(.invalidArguments, "field '\(key)' of record type '\(record.recordType)' is not in the production schema")
+            }
+            guard existing.accepts(type) else {
+                return WireError(.invalidArguments, "field '\(key)' of record type '\(record.recordType)' has type \(existing); record '\(record.recordID.recordName)' gives it a \(type)")
+            }
+        }
+        return nil
+    }
+
+    /// Whether the record type exists in the environment in force.
+    func hasRecordType(_ recordType: String) -> Bool {
+        (environment == .production ? production : development).recordTypes[recordType] != nil
+    }
+
+    /// In production, every field a query filters on must be queryable, every field it sorts
+    /// on sortable, and full-text search needs a searchable field; development indexes every
+    /// field automatically.
+    func checkIndexes(for query: WireQuery) -> WireError? {
+        guard environment == .production else { return nil }
+        let marked = production.indexes[query.recordType] ?? [:]
+        for field in query.predicate.filteredFields where !(marked[field.description] ?? []).contains(.queryable) {
+            return WireError(.invalidArguments, "field '\(field)' of record type '\(query.recordType)' is not marked queryable in the production schema")
+        }
+        for descriptor in query.sortDescriptors where !(marked[descriptor.field.description] ?? []).contains(.sortable) {
+            return WireError(.invalidArguments, "field '\(descriptor.field)' of record type '\(query.recordType)' is not marked sortable in the production schema")
+        }
+        if query.predicate.searchesText, !marked.values.contains(where: { $0.contains(.searchable) }) {
+            return WireError(.invalidArguments, "record type '\(query.recordType)' has no field marked searchable in the production schema")
+        }
+        return nil
+    }
 
     /// Checks `record`'s fields against the schema and adds the types and fields it introduces.
     ///
     /// - Returns: An `invalidArguments` error naming the field when a value's type differs
     ///   from the type the field was created with; the schema is then unchanged.
-    mutating func admit(_ record: WireRecord) -> WireError? {
-        var fields = recordTypes[record.recordType] ?? [:]
+    private mutating func admit(_ record: WireRecord) -> WireError? {
+        var fields = development.recordTypes[record.recordType] ?? [:]
         let values = record.fields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: false)) }
             + record.encryptedFields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: true)) }
         for (key, type) in values.sorted(by: { $0.0 < $1.0 }) {
@@ -57,7 +154,31 @@ public struct ServerSchema: Hashable, Sendable {
                 fields[key] = type
             }
         }
-        recordTypes[record.recordType] = fields
+        development.recordTypes[record.recordType] = fields
         return nil
+    }
+}
+
+extension WirePredicate {
+    /// The fields the predicate filters on.
+    var filteredFields: [WireQueryField] {
+        switch self {
+        case .constant, .tokens: []
+        case .and(let parts): parts.flatMap(\.filteredFields)
+        case .not(let inner): inner.filteredFields
+        case .compare(let field, _, _), .between(let field, _, _), .isIn(let field, _), .listContains(let field, _),
+             .listContainsAny(let field, _), .beginsWith(let field, _), .listMemberBeginsWith(let field, _):
+            [field]
+        }
+    }
+
+    /// Whether the predicate uses full-text search.
+    var searchesText: Bool {
+        switch self {
+        case .tokens: true
+        case .and(let parts): parts.contains(where: \.searchesText)
+        case .not(let inner): inner.searchesText
+        default: false
+        }
     }
 }
