@@ -108,3 +108,14 @@ final class ManualClockTests: XCTestCase {
         XCTAssertFalse(cancelled.withLock { $0 })
     }
 }
+
+extension ManualClockTests {
+    func testCancelledActionsDoNotPileUpOnAClockThatIsNeverAdvanced() {
+        let clock = ManualClock()
+        for _ in 0..<10_000 {
+            clock.schedule(after: 60) {}.cancel()
+        }
+        XCTAssertEqual(clock.pendingActionCount, 0)
+        XCTAssertLessThan(clock.storedActionCount, 200)
+    }
+}

@@ -26,6 +26,9 @@ public final class ManualClock: CloudClock {
         var now: Date
         var nextSequence: UInt64 = 0
         var pending: [Pending] = []
+        /// The size at which cancelled actions are dropped, so a clock that is never advanced
+        /// does not keep every cancelled timeout forever.
+        var compactionThreshold = 64
     }
 
     private let state: Mutex<State>
@@ -48,11 +51,20 @@ public final class ManualClock: CloudClock {
         state.withLock { $0.pending.filter { !$0.timer.isCancelled }.count }
     }
 
+    /// The number of scheduled actions the clock holds, cancelled ones included.
+    package var storedActionCount: Int {
+        state.withLock { $0.pending.count }
+    }
+
     /// - SeeAlso: ``CloudClock/schedule(at:_:)``
     @discardableResult
     public func schedule(at deadline: Date, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         let timer = ClockTimer()
         state.withLock { state in
+            if state.pending.count >= state.compactionThreshold {
+                state.pending.removeAll { $0.timer.isCancelled }
+                state.compactionThreshold = max(64, state.pending.count * 2)
+            }
             state.pending.append(Pending(deadline: deadline, sequence: state.nextSequence, timer: timer, action: action))
             state.nextSequence += 1
         }
