@@ -2,9 +2,9 @@ import ClownCentral
 import Foundation
 import Stratus
 
-// The Stratus demo: the Clown Central story of WWDC 2014's "Advanced CloudKit" and the photos
-// step of WWDC 2015's "CloudKit Tips and Tricks", on an embedded server, then a look at the
-// value model.
+// The Stratus demo: the Clown Central story and photo browsing of WWDC 2014's "Advanced
+// CloudKit" and the photo upload of WWDC 2015's "CloudKit Tips and Tricks", on an embedded
+// server, then a look at the value model.
 
 let server = CloudServer(clock: ManualClock())
 let report = try await ClownCentral.run(on: server) { print("• \($0)") }
@@ -13,6 +13,9 @@ print("Attendees: \(report.attendees.joined(separator: ", ")); party tag \(repor
 
 print("")
 _ = try await PhotoUpload.run(on: server) { print("• \($0)") }
+
+print("")
+_ = try await PhotoBrowsing.run(on: server) { print("• \($0)") }
 
 print("")
 print("The value model, as CloudKit code uses it:")

@@ -36,3 +36,14 @@ final class PhotoUploadTests: XCTestCase {
         XCTAssertEqual(narration.count, 3)
     }
 }
+
+/// The demo's photo browsing, checked.
+final class PhotoBrowsingTests: XCTestCase {
+    func testTwentyNewestThumbnailsThenTheNextPage() async throws {
+        let report = try await PhotoBrowsing.run(on: CloudServer(clock: ManualClock()))
+        XCTAssertEqual(report.firstPage, (25..<45).reversed().map { String(format: "bash-photo-%02d", $0) })
+        XCTAssertEqual(report.fetchedKeys, ["thumbnail"])
+        XCTAssertEqual(report.secondPage, (5..<25).reversed().map { String(format: "bash-photo-%02d", $0) })
+        XCTAssertTrue(report.moreAfterSecondPage)
+    }
+}
