@@ -229,3 +229,53 @@ final class QueryTests: ServerTestCase {
         CKQueryCursor(bytes: bytes)
     }
 }
+
+extension QueryTests {
+    func testStringsSortByUnicodeScalarValues() async throws {
+        for (name, title) in [("a", "apple"), ("b", "Zebra"), ("c", "éclair"), ("d", "Apple")] {
+            let record = CKRecord(recordType: "Word", recordID: CKRecord.ID(recordName: name))
+            record["title"] = title
+            _ = try await john.save(record)
+        }
+        let query = CKQuery(recordType: "Word", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+        let page = try await john.records(matching: query)
+        XCTAssertEqual(page.matchResults.compactMap { try? $0.1.get()["title"] as? String }, ["Apple", "Zebra", "apple", "éclair"])
+    }
+
+    func testLegacyQueryBlocksAndPerform() async throws {
+        try await savePhotos(3)
+        let operation = CKQueryOperation(query: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)))
+        operation.resultsLimit = 2
+        let legacy: any LegacyQueryBlocks = operation
+        let done = expectation(description: "done")
+        var fetched: [String] = []
+        legacy.recordFetchedBlock = { fetched.append($0.recordID.recordName) }
+        legacy.queryCompletionBlock = { cursor, error in
+            XCTAssertNotNil(cursor)
+            XCTAssertNil(error)
+            done.fulfill()
+        }
+        john.add(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(fetched, ["p00", "p01"])
+
+        let performing: any LegacyQueryPerforming = john
+        let records = try await performing.perform(CKQuery(recordType: "Photo", predicate: NSPredicate(format: "likes == 1")), inZoneWith: nil)
+        XCTAssertEqual(records.map(\.recordID.recordName), ["p01"])
+    }
+}
+
+/// The deprecated query spellings, reached without deprecation warnings.
+protocol LegacyQueryBlocks: AnyObject {
+    var recordFetchedBlock: ((CKRecord) -> Void)? { get set }
+    var queryCompletionBlock: ((CKQueryOperation.Cursor?, (any Error)?) -> Void)? { get set }
+}
+
+extension CKQueryOperation: LegacyQueryBlocks {}
+
+protocol LegacyQueryPerforming {
+    func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord]
+}
+
+extension CKDatabase: LegacyQueryPerforming {}
