@@ -34,3 +34,44 @@ final class QueryIndexTests: ServerTestCase {
         }
     }
 }
+
+extension QueryIndexTests {
+    private func saveLog(_ count: Int, in database: CKDatabase) async throws {
+        var batch: [CKRecord] = []
+        for index in 0..<count {
+            let entry = CKRecord(recordType: "Entry", recordID: CKRecord.ID(recordName: String(format: "entry-%05d", index)))
+            entry["at"] = Date(timeIntervalSince1970: Double(index))
+            entry["code"] = String(format: "%c%05d", 65 + index % 26, index)
+            batch.append(entry)
+            if batch.count == 400 {
+                _ = try await database.modifyRecords(saving: batch, deleting: [], atomically: false)
+                batch.removeAll()
+            }
+        }
+    }
+
+    func testRangeAndPrefixQueriesOnTheSortFieldReadOnlyTheirRange() async throws {
+        let database = device("john").privateCloudDatabase
+        try await saveLog(10_000, in: database)
+
+        let later = CKQuery(recordType: "Entry", predicate: NSPredicate(format: "at >= %@", Date(timeIntervalSince1970: 5_000) as NSDate))
+        later.sortDescriptors = [NSSortDescriptor(key: "at", ascending: true)]
+        let laterPage = try await database.records(matching: later, resultsLimit: 20)
+        XCTAssertEqual(laterPage.matchResults.first?.0.recordName, "entry-05000")
+        XCTAssertLessThanOrEqual(server.lastQueryExaminedCount, 22)
+
+        let earlier = CKQuery(recordType: "Entry", predicate: NSPredicate(format: "at BETWEEN %@", [Date(timeIntervalSince1970: 100), Date(timeIntervalSince1970: 110)]))
+        earlier.sortDescriptors = [NSSortDescriptor(key: "at", ascending: false)]
+        let earlierPage = try await database.records(matching: earlier, resultsLimit: 20)
+        XCTAssertEqual(earlierPage.matchResults.map(\.0.recordName), (100...110).reversed().map { String(format: "entry-%05d", $0) })
+        XCTAssertNil(earlierPage.queryCursor)
+        XCTAssertLessThanOrEqual(server.lastQueryExaminedCount, 12, "the scan stops below the range")
+
+        let prefixed = CKQuery(recordType: "Entry", predicate: NSPredicate(format: "code BEGINSWITH 'Q'"))
+        prefixed.sortDescriptors = [NSSortDescriptor(key: "code", ascending: true)]
+        let prefixPage = try await database.records(matching: prefixed, resultsLimit: 20)
+        XCTAssertEqual(prefixPage.matchResults.count, 20)
+        XCTAssertTrue(prefixPage.matchResults.allSatisfy { (try? $0.1.get()["code"] as? String)?.hasPrefix("Q") == true })
+        XCTAssertLessThanOrEqual(server.lastQueryExaminedCount, 22)
+    }
+}

@@ -54,12 +54,13 @@ final class QueryIndex {
     }
 
     /// Calls `body` with the keys of the records whose equality field holds `value` (all
-    /// records when the index has no equality field), in order, starting after `cursor`,
-    /// until `body` returns false.
-    func scan(equalTo value: WireFieldValue?, after cursor: QueryOrder.Key?, _ body: (QueryOrder.Key) -> Bool) {
+    /// records when the index has no equality field), in order, starting at `start` and
+    /// skipping the record of `start` itself (a cursor's last record), until `body` returns
+    /// false.
+    func scan(equalTo value: WireFieldValue?, from start: QueryOrder.Key?, _ body: (QueryOrder.Key) -> Bool) {
         guard let index = buckets[Self.bucket(for: value)] else { return }
-        index.forEach(from: cursor) { candidate in
-            if let cursor, candidate.recordID == cursor.recordID { return true }
+        index.forEach(from: start) { candidate in
+            if let start, candidate.recordID == start.recordID { return true }
             return body(candidate)
         }
     }
