@@ -48,7 +48,7 @@ extension CloudServer {
     /// database, the first time the account uses the container.
     func ensureUserRecords(account: String, userRecordName: String, in container: ContainerStore) {
         let key = "\(account)\u{0}\(container.identifier)"
-        guard registry.withLock({ $0.knownUsers.insert(key).inserted }) else { return }
+        guard !registry.withLock({ $0.knownUsers.contains(key) }) else { return }
         for database in [container.publicDatabase, container.database(.private, account: account)] {
             guard let zone = database.zone(.defaultZone) else { continue }
             zone.acquire()
@@ -67,6 +67,8 @@ extension CloudServer {
             }
             zone.release()
         }
+        // Marked known only once the records exist, so a concurrent first request finds them.
+        registry.withLock { _ = $0.knownUsers.insert(key) }
     }
 
     /// - SeeAlso: ``CloudService/accountStatus(_:)``

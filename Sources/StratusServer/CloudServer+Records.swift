@@ -15,6 +15,9 @@ extension CloudServer {
     }
 
     private func lookUp(_ recordID: WireRecordID, in database: DatabaseStore, scope: RequestScope, desiredKeys: [String]?) -> Result<WireRecord, WireError> {
+        if let error = WireValidation.checkRecordName(recordID.recordName) ?? WireValidation.checkZoneName(recordID.zoneID.zoneName) {
+            return .failure(error)
+        }
         let zoneID = scope.normalized(recordID.zoneID)
         guard let zone = database.zone(zoneID) else {
             return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
@@ -129,14 +132,14 @@ extension CloudServer {
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
             }
-            var pendingTargets: [Int: Set<String>] = [:]
+            var pendingTargets: [Int: (targets: Set<String>, replaced: StoredRecord?)] = [:]
             for index in zoneBatch.saveIndices {
                 let result = zoneBatch.store.isDeleted
                     ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
                     : apply(request.saves[index], to: &zoneBatch.transaction, context)
                 switch result {
                 case .success(let applied):
-                    if !applied.pendingTargets.isEmpty { pendingTargets[index] = applied.pendingTargets }
+                    if !applied.pendingTargets.isEmpty { pendingTargets[index] = (applied.pendingTargets, applied.replaced) }
                     saveResults[index] = .success(applied.record)
                 case .failure(let error):
                     failed = true
@@ -148,10 +151,10 @@ extension CloudServer {
             var undone = true
             while undone {
                 undone = false
-                for (index, targets) in pendingTargets.sorted(by: { $0.key < $1.key }) {
-                    guard let missing = targets.sorted().first(where: { zoneBatch.store.records[$0] == nil }) else { continue }
+                for (index, pending) in pendingTargets.sorted(by: { $0.key < $1.key }) {
+                    guard let missing = pending.targets.sorted().first(where: { zoneBatch.store.records[$0] == nil }) else { continue }
                     let name = request.saves[index].record.recordID.recordName
-                    zoneBatch.transaction.revert(name)
+                    zoneBatch.transaction.set(pending.replaced, named: name)
                     saveResults[index] = .failure(WireError(.referenceViolation, "record '\(name)' references '\(missing)', whose save in the same request failed"))
                     pendingTargets[index] = nil
                     failed = true

@@ -7,6 +7,8 @@ extension CloudServer {
     struct AppliedSave {
         var record: WireRecord
         var pendingTargets: Set<String>
+        /// The record as it was just before this save, to put back if the save is undone.
+        var replaced: StoredRecord?
     }
 
     /// Saves one record into a locked zone, following the save policy, or says why not.
@@ -68,8 +70,9 @@ extension CloudServer {
             record.creationDate = date
             record.creatorUserRecordName = context.user
         }
+        let replaced = transaction.store.records[name]
         transaction.set(StoredRecord(record: record, assetBytes: assetBytes), named: name)
-        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets))
+        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: replaced))
     }
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.

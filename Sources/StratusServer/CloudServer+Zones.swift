@@ -12,6 +12,9 @@ extension CloudServer {
         let scope = try await begin(request.context, .lookupZones)
         let database = try scope.databaseForReading()
         return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
+            if let error = WireValidation.checkZoneName(zoneID.zoneName) {
+                return WireItemResult(id: zoneID, result: .failure(error))
+            }
             guard let zone = database.zone(scope.normalized(zoneID)) else {
                 return WireItemResult(id: zoneID, result: .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")))
             }
@@ -48,11 +51,12 @@ extension CloudServer {
     }
 
     private func deleteZone(_ zoneID: WireZoneID, from database: DatabaseStore, scope: RequestScope) -> Result<Void, WireError> {
+        if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
         if zoneID.isDefaultZone {
             return .failure(WireError(.invalidArguments, "the default zone '\(WireZoneID.defaultZoneName)' cannot be deleted"))
         }
-        if database.scope == .public {
-            return .failure(WireError(.badDatabase, "the public database has no custom zones; zone '\(zoneID.zoneName)' cannot be deleted"))
+        if database.scope != .private {
+            return .failure(WireError(.badDatabase, "only private databases have custom zones; zone '\(zoneID.zoneName)' cannot be deleted from the \(database.scope) database"))
         }
         guard let removed = database.removeZone(scope.normalized(zoneID)) else {
             return .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))

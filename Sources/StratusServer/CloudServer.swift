@@ -66,19 +66,24 @@ public final class CloudServer: CloudService, Sendable {
     private let tagCounter = Atomic<UInt64>(0)
     private let pageSize = Mutex(100)
 
-    /// The key that seals this server's cursors: derived from the server's serial number in
-    /// the process, so runs repeat exactly and another server's cursors are refused.
+    /// The key that seals this server's cursors: derived from the server's seed and its
+    /// serial number in the process, so another server's cursors are refused.
     let sealingKey: [UInt8]
     private static let serials = Atomic<UInt64>(0)
+    private static let processSeed = UInt64.random(in: .min ... .max)
 
     /// Creates an empty server.
     ///
-    /// - Parameter clock: The server's time; pass a ``ManualClock`` to decide in tests when
-    ///   time passes. A ``SystemClock`` by default.
-    public init(clock: any CloudClock = SystemClock()) {
+    /// - Parameters:
+    ///   - clock: The server's time; pass a ``ManualClock`` to decide in tests when time
+    ///     passes. A ``SystemClock`` by default.
+    ///   - seed: What the server's sealing key is derived from, with its serial number in the
+    ///     process. By default a seed drawn once per process, so cursors from an earlier run
+    ///     are refused; pass one to make every byte the server hands out repeat across runs.
+    public init(clock: any CloudClock = SystemClock(), seed: UInt64? = nil) {
         self.clock = clock
         let serial = Self.serials.add(1, ordering: .relaxed).newValue
-        sealingKey = SHA256.digest(Array("stratus-sealing-key-\(serial)".utf8))
+        sealingKey = SHA256.digest(Array("stratus-sealing-key-\(seed ?? Self.processSeed)-\(serial)".utf8))
     }
 
     /// How many records a query page holds when its `resultsLimit` leaves the choice to the

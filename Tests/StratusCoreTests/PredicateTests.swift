@@ -202,3 +202,17 @@ final class PredicateTests: XCTestCase {
         XCTAssertNil(NSSortDescriptor(keyPath: \String.count, ascending: true).key)
     }
 }
+
+extension PredicateTests {
+    func testDeepNestingIsRefusedNotRecursedWithoutEnd() {
+        let deep = String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000)
+        XCTAssertTrue(refusal(NSPredicate(format: deep))?.contains("32") == true)
+        let nots = String(repeating: "NOT ", count: 10_000) + "a == 1"
+        XCTAssertNotNil(refusal(NSPredicate(format: nots)))
+        var compound = NSPredicate(format: "a == 1")
+        for _ in 0..<100 { compound = NSCompoundPredicate(notPredicateWithSubpredicate: compound) }
+        XCTAssertNotNil(refusal(compound))
+        let fine = String(repeating: "(", count: 30) + "a == 1" + String(repeating: ")", count: 30)
+        XCTAssertNil(refusal(NSPredicate(format: fine)))
+    }
+}

@@ -57,17 +57,24 @@ extension NSPredicate {
     /// `NSPredicate(value:)`, or an AND/NOT `NSCompoundPredicate` of these. Anything else, such
     /// as a block predicate of your own or an OR compound, is refused with a message.
     package var cloudKitPredicate: Result<WirePredicate, PredicateError> {
+        cloudKitPredicate(depth: 0)
+    }
+
+    private func cloudKitPredicate(depth: Int) -> Result<WirePredicate, PredicateError> {
         if let compound = self as? NSCompoundPredicate {
+            guard depth < PredicateParser.maximumDepth else {
+                return .failure(PredicateError("compound predicates nest more than \(PredicateParser.maximumDepth) deep"))
+            }
             var parts: [WirePredicate] = []
             for subpredicate in compound.subpredicates {
-                switch subpredicate.cloudKitPredicate {
+                switch subpredicate.cloudKitPredicate(depth: depth + 1) {
                 case .success(let part): parts.append(part)
                 case .failure(let error): return .failure(error)
                 }
             }
             switch compound.compoundPredicateType {
             case .and:
-                return .success(.and(parts))
+                return .success(.and(parts.flatMap { if case .and(let inner) = $0 { inner } else { [$0] } }))
             case .not:
                 guard parts.count == 1 else { return .failure(PredicateError("a NOT compound needs exactly one subpredicate")) }
                 switch parts[0] {

@@ -8,6 +8,20 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [Any?]
     private var nextArgument = 0
+    private var depth = 0
+
+    /// How deeply parentheses and NOTs may nest: deeper predicates are refused, not parsed
+    /// with unbounded recursion.
+    static let maximumDepth = 32
+
+    private mutating func nested<T>(_ body: (inout PredicateParser) throws -> T) throws -> T {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            throw PredicateError("the predicate nests parentheses or NOT more than \(Self.maximumDepth) deep")
+        }
+        return try body(&self)
+    }
 
     /// Parses `format` with `arguments` substituted for `%@`, `%K`, `%d` and `%f`.
     static func parse(_ format: String, arguments: [Any?]) -> Result<WirePredicate, PredicateError> {
@@ -83,7 +97,7 @@ struct PredicateParser {
 
     private mutating func parseUnary() throws -> WirePredicate {
         if accept(keyword: "NOT") || accept(symbol: "!") {
-            let negated = try parseUnary()
+            let negated = try nested { try $0.parseUnary() }
             switch negated {
             case .and: throw PredicateError("NOT cannot negate an AND compound in a CloudKit query")
             case .between: throw PredicateError("NOT cannot negate BETWEEN in a CloudKit query")
@@ -96,7 +110,7 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> WirePredicate {
         if accept(symbol: "(") {
-            let inner = try parsePredicate()
+            let inner = try nested { try $0.parsePredicate() }
             try expect(symbol: ")", "to close '('")
             return inner
         }
@@ -252,6 +266,7 @@ struct PredicateParser {
             return .value(.int64(number.int64Value))
         case "f", "g", "e":
             guard let number = argument.flatMap({ $0 as? NSNumber }) else { throw PredicateError("\(specifier) needs a number, not \(describe(argument))") }
+            guard number.doubleValue.isFinite else { throw PredicateError("\(specifier) needs a finite number, not \(number.doubleValue)") }
             return .value(.double(number.doubleValue))
         default:
             throw PredicateError("the format specifier \(specifier) is not supported; use %@, %K, %d or %f")

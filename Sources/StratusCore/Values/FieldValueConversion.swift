@@ -149,18 +149,20 @@ extension Bool: FieldValueConvertible {
 }
 
 extension Double: FieldValueConvertible {
-    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.double(self)) }
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
+        isFinite ? .success(.double(self)) : .failure("\(self) is not a finite number; CloudKit stores only finite doubles")
+    }
 }
 
 extension Float: FieldValueConvertible {
-    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { .success(.double(Double(self))) }
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { Double(self).fieldValue() }
 }
 
 extension NSNumber: FieldValueConvertible {
     func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
         switch String(cString: objCType) {
         case "f", "d":
-            return .success(.double(doubleValue))
+            return doubleValue.fieldValue()
         case "Q", "L", "I":
             return uint64Value.fieldValue()
         default:

@@ -37,6 +37,9 @@ public class CKOperation: Operation, @unchecked Sendable {
     let callbackQueue = DispatchQueue(label: "stratus.operation.callbacks")
     private let stateLock = NSLock()
     private var state = OperationState.initialized
+    /// The state a transition in progress moves to; it keeps a second caller from making the
+    /// same move while the first signals it.
+    private var pendingState: OperationState?
     private let storedConfiguration = Locked(Configuration())
     private let storedGroup = Locked<CKOperationGroup?>(nil)
     private let userCompletionBlock = Locked<(@Sendable () -> Void)?>(nil)
@@ -132,14 +135,22 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// signalled last.
     @discardableResult
     private func transition(to next: OperationState) -> Bool {
-        guard stateLock.withLock({ state.canTransition(to: next) }) else { return false }
+        let claimed = stateLock.withLock {
+            guard pendingState == nil, state.canTransition(to: next) else { return false }
+            pendingState = next
+            return true
+        }
+        guard claimed else { return false }
         let keys: [String] = switch next {
         case .executing: ["isExecuting"]
         case .finished: ["isFinished", "isExecuting"]
         case .initialized, .finishing: []
         }
         keys.forEach { willChangeValue(forKey: $0) }
-        stateLock.withLock { state = next }
+        stateLock.withLock {
+            state = next
+            pendingState = nil
+        }
         keys.reversed().forEach { didChangeValue(forKey: $0) }
         return true
     }
@@ -198,7 +209,7 @@ public class CKOperation: Operation, @unchecked Sendable {
 
     /// Runs the final block(s) in `body` on the callback queue, then finishes the operation.
     func finish(_ body: @escaping () -> Void) {
-        transition(to: .finishing)
+        guard transition(to: .finishing) else { return }
         let box = UncheckedBox(value: body)
         let queue = callbackQueue
         queue.async {

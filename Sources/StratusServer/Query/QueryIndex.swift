@@ -31,7 +31,7 @@ final class QueryIndex {
     /// together, and references by record ID alone.
     static func bucket(for value: WireFieldValue?) -> WireFieldValue? {
         switch value {
-        case .double(let double)? where double.rounded() == double && abs(double) < 9e15: .int64(Int64(double))
+        case .double(let double)?: Int64(exactly: double).map { .int64($0) } ?? value
         case .reference(let reference)?: .reference(WireReference(recordID: reference.recordID, action: .none))
         default: value
         }
@@ -51,6 +51,7 @@ final class QueryIndex {
         let bucket = bucketKey(of: record)
         let recordID = record.recordID
         buckets[bucket]?.remove(order.key(of: record)) { $0.recordID == recordID }
+        if buckets[bucket]?.count == 0 { buckets[bucket] = nil }
     }
 
     /// Calls `body` with the keys of the records whose equality field holds `value` (all

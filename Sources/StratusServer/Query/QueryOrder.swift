@@ -17,7 +17,7 @@ struct QueryOrder {
         var recordID: WireRecordID
     }
 
-    /// Whether `lhs` comes before `rhs`.
+    /// Whether `lhs` comes before `rhs`. Names compare by Unicode scalars, as strings sort.
     func precedes(_ lhs: Key, _ rhs: Key) -> Bool {
         for (index, descriptor) in descriptors.enumerated() {
             let order = Self.order(lhs.values[index], rhs.values[index])
@@ -25,9 +25,14 @@ struct QueryOrder {
                 return descriptor.ascending ? order == .orderedAscending : order == .orderedDescending
             }
         }
-        let left = (lhs.recordID.recordName, lhs.recordID.zoneID.zoneName, lhs.recordID.zoneID.ownerName)
-        let right = (rhs.recordID.recordName, rhs.recordID.zoneID.zoneName, rhs.recordID.zoneID.ownerName)
-        return left < right
+        for (left, right) in [
+            (lhs.recordID.recordName, rhs.recordID.recordName),
+            (lhs.recordID.zoneID.zoneName, rhs.recordID.zoneID.zoneName),
+            (lhs.recordID.zoneID.ownerName, rhs.recordID.zoneID.ownerName),
+        ] where !left.unicodeScalars.elementsEqual(right.unicodeScalars) {
+            return TextSearch.scalarOrder(left, right)
+        }
+        return false
     }
 
     /// A total order of optional values: missing first, then by value, and values of kinds

@@ -82,11 +82,6 @@ struct ZoneTransaction {
         store.setRecord(stored, named: name)
     }
 
-    /// Puts back the record `name` as it was before this transaction changed it.
-    mutating func revert(_ name: String) {
-        if let old = previous[name] { store.setRecord(old, named: name) }
-    }
-
     /// Puts back every record this transaction changed.
     mutating func rollBack() {
         for name in touchOrder.reversed() {

@@ -57,7 +57,7 @@ extension WireQueryOperand {
 }
 
 extension WirePredicate {
-    private static let maximumDepth = 32
+    private static let maximumDepth = 64
 
     package func write(to writer: inout BinaryWriter) {
         switch self {

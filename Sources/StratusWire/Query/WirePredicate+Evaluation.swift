@@ -131,11 +131,13 @@ extension WireFieldValue {
         }
         switch (lhs, rhs) {
         case (.int64(let a), .int64(let b)): return result(a, b)
-        case (.double(let a), .double(let b)): return result(a, b)
-        case (.int64(let a), .double(let b)): return result(Double(a), b)
-        case (.double(let a), .int64(let b)): return result(a, Double(b))
+        case (.double(let a), .double(let b)):
+            guard !a.isNaN, !b.isNaN else { return nil }
+            return result(a, b)
+        case (.int64(let a), .double(let b)): return exactOrder(a, b)
+        case (.double(let a), .int64(let b)): return exactOrder(b, a).map(\.reversed)
         case (.string(let a), .string(let b)):
-            if a == b { return .orderedSame }
+            if a.unicodeScalars.elementsEqual(b.unicodeScalars) { return .orderedSame }
             return TextSearch.scalarOrder(a, b) ? .orderedAscending : .orderedDescending
         case (.date(let a), .date(let b)): return result(a, b)
         case (.reference(let a), .reference(let b)):
@@ -150,6 +152,27 @@ extension WireFieldValue {
         }
     }
 
+    /// The exact order of an integer and a double, without rounding the integer.
+    private static func exactOrder(_ integer: Int64, _ double: Double) -> ComparisonResult? {
+        guard !double.isNaN else { return nil }
+        if double >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if double < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+        let floor = double.rounded(.down)
+        let whole = Int64(floor)
+        if integer < whole { return .orderedAscending }
+        if integer > whole { return .orderedDescending }
+        return double > floor ? .orderedAscending : .orderedSame
+    }
+
+    /// Whether the value, or every element of a list, is a finite number or not a number.
+    public var isFinite: Bool {
+        switch self {
+        case .double(let value): value.isFinite
+        case .list(let values): values.allSatisfy(\.isFinite)
+        default: true
+        }
+    }
+
     /// Whether `lhs comparison rhs` holds; references compare by record ID only. Values of
     /// kinds that cannot be compared never match (not even with `!=`).
     public static func compare(_ lhs: WireFieldValue, _ comparison: WireComparison, _ rhs: WireFieldValue) -> Bool {
@@ -161,6 +184,17 @@ extension WireFieldValue {
         case .lessOrEqual: return order != .orderedDescending
         case .greater: return order == .orderedDescending
         case .greaterOrEqual: return order != .orderedAscending
+        }
+    }
+}
+
+extension ComparisonResult {
+    /// The order with its sides swapped.
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: .orderedDescending
+        case .orderedDescending: .orderedAscending
+        case .orderedSame: .orderedSame
         }
     }
 }

@@ -70,6 +70,9 @@ public enum WireValidation {
         for key in record.fields.keys.sorted() {
             if let error = checkReferences(in: record.fields[key], key: key, of: record.recordID) { return error }
         }
+        for (key, value) in record.fields.merging(record.encryptedFields, uniquingKeysWith: { first, _ in first }) where !value.isFinite {
+            return WireError(.invalidArguments, "field '\(key)' of record '\(record.recordID.recordName)' holds a number that is not finite")
+        }
         if let parent = record.parent {
             if parent.recordID.zoneID != record.recordID.zoneID {
                 return WireError(.invalidArguments, "the parent of record '\(record.recordID.recordName)' is in zone '\(parent.recordID.zoneID.zoneName)'; a parent must be in the record's zone")
