@@ -57,19 +57,33 @@ final class CancellationTests: OperationTestCase {
         XCTAssertEqual(saved["text"] as? String, "text")
     }
 
-    func testCancellingTheTaskCancelsTheConvenienceCallsOperation() async throws {
+    func testCancellingTheTaskAfterTheRequestWasSentReturnsWhatTheServerDid() async throws {
         server.delayNextRequests(1, by: 5)
         let database = self.database!
         let task = Task { try await database.save(CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "late"))) }
         while server.requestLog.isEmpty { await Task.yield() }
         task.cancel()
         clock.advance(by: 5)
+        let saved = try await task.value
+        XCTAssertNotNil(saved.recordChangeTag, "the save happened, so it is not reported as cancelled")
+        let fetched = try await database.record(for: CKRecord.ID(recordName: "late"))
+        XCTAssertEqual(fetched.recordChangeTag, saved.recordChangeTag)
+    }
+
+    func testCancellingTheTaskBeforeTheRequestIsSentThrowsOperationCancelled() async throws {
+        let database = self.database!
+        database.operationQueue.isSuspended = true
+        let task = Task { try await database.save(CKRecord(recordType: "Note")) }
+        while database.operationQueue.operationCount == 0 { await Task.yield() }
+        task.cancel()
+        database.operationQueue.isSuspended = false
         do {
             _ = try await task.value
             XCTFail("expected operationCancelled")
-        } catch let error as CKError {
-            XCTAssertEqual(error.code, .operationCancelled)
+        } catch {
+            XCTAssertEqual((error as? CKError)?.code, .operationCancelled)
         }
+        XCTAssertEqual(server.requestCount, 0)
     }
 
     func testAnAlreadyCancelledTaskSendsNothing() async {

@@ -106,3 +106,21 @@ final class TimeoutAndHoldTests: OperationTestCase {
         XCTAssertEqual(server.requestCount, 2)
     }
 }
+
+extension TimeoutAndHoldTests {
+    func testTheHoldCoversEveryContainerObjectOfTheDevice() async throws {
+        let first = database.container
+        let second = CKContainer(identifier: identifier, service: server, deviceID: first.deviceID)
+        server.failNextRequests(1, with: .requestRateLimited, retryAfter: 30)
+        _ = try? await first.privateCloudDatabase.allRecordZones()
+        do {
+            _ = try await second.privateCloudDatabase.allRecordZones()
+            XCTFail("expected the hold")
+        } catch {
+            XCTAssertEqual((error as? CKError)?.code, .requestRateLimited)
+        }
+        await XCTAssertThrowsErrorAsync { try await second.userRecordID() }
+        XCTAssertEqual(server.requestCount, 1)
+        XCTAssertTrue(CKContainer.default() === CKContainer.default())
+    }
+}

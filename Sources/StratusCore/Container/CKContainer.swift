@@ -39,12 +39,21 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The app's default container on ``CloudServer/shared``: identifier `iCloud.` followed by
     /// the executable's name, or the `STRATUS_CONTAINER` environment variable when it is set.
     ///
-    /// It is one process-wide device, signed in to ``CloudServer/defaultAccount``.
+    /// It is one process-wide device, signed in to ``CloudServer/defaultAccount``, and the same
+    /// object every time.
     public static func `default`() -> CKContainer {
         let identifier = ProcessInfo.processInfo.environment["STRATUS_CONTAINER"]
             ?? "iCloud.\(ProcessInfo.processInfo.processName)"
-        return CKContainer(identifier: identifier)
+        return defaultContainers.withLock { containers in
+            if let existing = containers[identifier] { return existing }
+            let created = CKContainer(identifier: identifier)
+            containers[identifier] = created
+            return created
+        }
     }
+
+    /// The objects `default()` returns, one per identifier, so it returns the same one each time.
+    private static let defaultContainers = Mutex<[String: CKContainer]>([:])
 
     /// The container `identifier` on ``CloudServer/shared``, as this process's device, signed
     /// in to ``CloudServer/defaultAccount``. Every container object for one identifier is the
@@ -68,19 +77,20 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         return queue
     }()
 
-    /// Until when this device sends nothing, after the server answered `requestRateLimited`.
-    private let heldUntil = Mutex<Date?>(nil)
+    /// Until when each device sends nothing, after the server answered `requestRateLimited`:
+    /// kept per device, so every container object of the device holds back.
+    private static let heldUntil = Mutex<[String: Date]>([:])
 
     /// After a `requestRateLimited` answer, the device holds back every request until the
     /// retry-after window has passed (WWDC 2015 "CloudKit Tips and Tricks").
     package func holdRequests(until date: Date) {
-        heldUntil.withLock { held in held = max(held ?? date, date) }
+        CKContainer.heldUntil.withLock { held in held[deviceID] = max(held[deviceID] ?? date, date) }
     }
 
     /// The error a request gets while the device is held back, with the seconds that remain;
     /// nil when requests may go.
     package func rateLimitHold(now: Date) -> CKError? {
-        guard let until = heldUntil.withLock({ $0 }), until > now else { return nil }
+        guard let until = CKContainer.heldUntil.withLock({ $0[deviceID] }), until > now else { return nil }
         let remaining = until.timeIntervalSince(now)
         return CKError(.requestRateLimited, message: "this device is rate limited for \(remaining) more seconds; nothing was sent", retryAfter: remaining)
     }

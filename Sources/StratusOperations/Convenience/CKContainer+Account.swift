@@ -26,6 +26,7 @@ extension CKContainer {
     /// - Throws: `notAuthenticated` without a usable account, `accountTemporarilyUnavailable`
     ///   while the account is not ready.
     public func userRecordID() async throws -> CKRecord.ID {
+        if let hold = rateLimitHold(now: service.clock.now) { throw hold }
         do {
             let response = try await service.currentUser(privateCloudDatabase.requestContext(qualityOfService: .userInitiated))
             return CKRecord.ID(recordName: response.userRecordName)

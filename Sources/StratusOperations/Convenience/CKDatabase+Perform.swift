@@ -4,8 +4,9 @@ extension CKDatabase {
     /// Runs `operation` the way every convenience method does: at `.userInitiated` quality of
     /// service, on this database's queue, waiting for the result its final block hands over.
     ///
-    /// If the calling task is cancelled, the operation is cancelled too, and the call throws
-    /// `operationCancelled`.
+    /// If the calling task is cancelled, the operation is cancelled too: before its request is
+    /// sent, the call throws `operationCancelled`; once the request is on its way, the call
+    /// returns what the server did, so a save that happened is never reported as cancelled.
     func perform<Operation: CKDatabaseOperation, Value: Sendable>(
         _ operation: Operation,
         _ install: (Operation, _ resume: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
@@ -22,9 +23,6 @@ extension CKDatabase {
             }
         } onCancel: {
             operation.cancel()
-        }
-        if Task.isCancelled {
-            throw CKError(.operationCancelled, message: "the task that made this call was cancelled")
         }
         return try result.get()
     }

@@ -98,6 +98,15 @@ public class CKOperation: Operation, @unchecked Sendable {
         effectiveContainer.privateCloudDatabase
     }
 
+    /// The database the operation settled on when it started, so every request of one run
+    /// goes to the same database and container, and a rate-limit hold it meets stays on them.
+    private let startedDatabase = Locked<CKDatabase?>(nil)
+
+    /// The database of this run: the one chosen at ``start()``.
+    var runDatabase: CKDatabase {
+        startedDatabase.value ?? targetDatabase
+    }
+
     // MARK: - State
 
     /// Always true: the operation finishes when its work does, not when `start()` returns.
@@ -161,8 +170,10 @@ public class CKOperation: Operation, @unchecked Sendable {
             runtimeWarning("CKOperation \(operationID) was started twice; the second start is ignored")
             return
         }
+        let database = targetDatabase
+        startedDatabase.value = database
         if let timeout = resolvedConfiguration.effectiveResourceTimeout {
-            resourceDeadline.value = targetDatabase.service.clock.now.addingTimeInterval(timeout)
+            resourceDeadline.value = database.service.clock.now.addingTimeInterval(timeout)
         }
         if isCancelled {
             finish { self.reportCancellation() }

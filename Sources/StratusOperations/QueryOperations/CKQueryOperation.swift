@@ -121,7 +121,7 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Request
 
     override func run() async {
-        let database = targetDatabase
+        let database = runDatabase
         var request = WireQueryRequest(context: database.requestContext(), query: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
         if let cursor {
             request.cursor = Array(cursor.bytes)

@@ -106,7 +106,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
         }
         let wireIDs = recordIDs.map(\.wireValue)
         let desiredKeys = self.desiredKeys
-        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
             try await service.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: wireIDs, desiredKeys: desiredKeys))
         }
         switch response {

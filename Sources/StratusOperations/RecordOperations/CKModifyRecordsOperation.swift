@@ -143,7 +143,7 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     override func run() async {
         var plan = makePlan()
         var failure: CKError?
-        let database = targetDatabase
+        let database = runDatabase
         if let request = plan.request(context: database.requestContext()) {
             let response = await send(to: database) { service, context async throws(WireError) in
                 var request = request

@@ -68,7 +68,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
 
     override func run() async {
         if fetchesAllZones.value {
-            let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+            let response = await send(to: runDatabase) { service, context async throws(WireError) in
                 try await service.listZones(context)
             }
             switch response {
@@ -85,7 +85,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
             return
         }
         let wireIDs = zoneIDs.map(\.wireValue)
-        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
             try await service.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: wireIDs))
         }
         switch response {

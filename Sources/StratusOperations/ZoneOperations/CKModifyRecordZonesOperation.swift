@@ -85,7 +85,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         }
         let wireZones = zones.map(\.wireValue)
         let wireDeletes = deletes.map(\.wireValue)
-        let response = await send(to: targetDatabase) { service, context async throws(WireError) in
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
             try await service.modifyZones(WireZonesModifyRequest(context: context, saves: wireZones, deletes: wireDeletes))
         }
         switch response {
