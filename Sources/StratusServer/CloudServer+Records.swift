@@ -43,7 +43,7 @@ extension CloudServer {
     }
 
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`,
-    /// only the desired fields, and assets as fresh local copies.
+    /// only the desired fields, and assets as read-only local copies.
     func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
         var shown = record
         if let user = scope.userRecordName {

@@ -194,3 +194,32 @@ final class AssetsTests: ServerTestCase {
     }
 }
 
+
+extension AssetsTests {
+    func testAnAssetThatIsNotARegularFileOrTooLargeIsRefused() async throws {
+        let db = device("john").privateCloudDatabase
+        let device = photo("dev", asset: CKAsset(fileURL: URL(fileURLWithPath: "/dev/zero")))
+        await assertThrowsCKError(.assetFileNotFound) { try await db.save(device) }
+        let big = try file("big.bin", Data())
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(WireLimits.maximumAssetBytes + 1))
+        try handle.close()
+        await assertThrowsCKError(.limitExceeded) { try await db.save(self.photo("big", asset: CKAsset(fileURL: big))) }
+    }
+
+    func testConcurrentFetchesOfOneAssetAllGetItsBytes() async throws {
+        let source = try file("photo.jpg", original)
+        let db = device("john").privateCloudDatabase
+        _ = try await db.save(photo("p", asset: CKAsset(fileURL: source)))
+        let original = self.original
+        try await withThrowingTaskGroup(of: Data?.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    let record = try await db.record(for: CKRecord.ID(recordName: "p"))
+                    return (record["image"] as? CKAsset)?.fileURL.flatMap { try? Data(contentsOf: $0) }
+                }
+            }
+            for try await bytes in group { XCTAssertEqual(bytes, original) }
+        }
+    }
+}

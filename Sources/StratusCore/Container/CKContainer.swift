@@ -112,14 +112,16 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The public database, shared by every user of the app. Always the same object.
+    /// The public database, shared by every user of the app: the same object as
+    /// `database(with: .public)`, for as long as anyone holds it.
     public var publicCloudDatabase: CKDatabase { database(with: .public) }
 
-    /// The current user's private database. Always the same object.
+    /// The current user's private database: the same object as `database(with: .private)`,
+    /// for as long as anyone holds it.
     public var privateCloudDatabase: CKDatabase { database(with: .private) }
 
-    /// The database of shares the current user joined; empty in this release. Always the same
-    /// object.
+    /// The database of shares the current user joined, empty in this release: the same object
+    /// as `database(with: .shared)`, for as long as anyone holds it.
     public var sharedCloudDatabase: CKDatabase { database(with: .shared) }
 
     /// The database with the given scope: the same object as the matching property.

@@ -1,10 +1,13 @@
 import Foundation
 import StratusWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The server's asset files: a per-server temporary directory, removed with the server.
 ///
 /// Saving copies the bytes of each asset's file here, named by their SHA-256, so the client's
-/// file may change or go away afterwards. Fetching hands out a fresh copy the client may read.
+/// file may change or go away afterwards. Fetching hands out a read-only local copy.
 final class AssetStore: @unchecked Sendable {
     let root: URL
     private let files = FileManager.default
@@ -25,8 +28,17 @@ final class AssetStore: @unchecked Sendable {
         guard let url = asset.fileURL else {
             throw WireError(.assetFileNotFound, "the asset in field '\(field)' of record '\(recordName)' has no file URL")
         }
+        guard let attributes = try? files.attributesOfItem(atPath: url.path),
+              attributes[.type] as? FileAttributeType == .typeRegular
+        else {
+            throw WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' does not exist at \(url.path), or is not a regular file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= WireLimits.maximumAssetBytes else {
+            throw WireError(.limitExceeded, "the asset file of field '\(field)' of record '\(recordName)' holds \(size) bytes; the limit is \(WireLimits.maximumAssetBytes) (50 MB)")
+        }
         guard let data = files.contents(atPath: url.path) else {
-            throw WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' does not exist at \(url.path)")
+            throw WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' could not be read at \(url.path)")
         }
         let directory = root.appendingPathComponent("assets", isDirectory: true)
         let stored = directory.appendingPathComponent(SHA256.hex(data))
@@ -49,13 +61,20 @@ final class AssetStore: @unchecked Sendable {
         if files.fileExists(atPath: copy.path), files.contentsEqual(atPath: copy.path, andPath: source.path) {
             return WireAsset(fileURL: copy)
         }
+        // Copy to a name of its own, then rename over the shared name in one step, so a
+        // client reading the old copy keeps its file and concurrent fetches never collide.
+        let staging = directory.appendingPathComponent(".\(UUID().uuidString)")
         do {
             try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            if files.fileExists(atPath: copy.path) { try files.removeItem(at: copy) }
-            try files.copyItem(at: source, to: copy)
-            try files.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy.path)
+            try files.copyItem(at: source, to: staging)
+            try files.setAttributes([.posixPermissions: 0o444], ofItemAtPath: staging.path)
+            guard rename(staging.path, copy.path) == 0 else {
+                try? files.removeItem(at: staging)
+                return WireAsset(fileURL: nil)
+            }
             return WireAsset(fileURL: copy)
         } catch {
+            try? files.removeItem(at: staging)
             return WireAsset(fileURL: nil)
         }
     }

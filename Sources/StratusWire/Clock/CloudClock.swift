@@ -9,6 +9,9 @@ import Foundation
 ///
 /// A clock also runs timers: ``schedule(at:_:)`` runs an action once the clock reaches a date.
 /// Actions due at the same instant run in the order they were scheduled.
+///
+/// - Important: A clock must not call back into a `CloudServer` from ``now`` or
+///   ``schedule(at:_:)``: the server calls them while holding its own locks.
 public protocol CloudClock: AnyObject, Sendable {
     /// The current date on this clock.
     var now: Date { get }

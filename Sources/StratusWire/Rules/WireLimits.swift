@@ -8,6 +8,8 @@ public enum WireLimits {
     public static let maximumRecordBytes = 1_048_576
     /// `deleteSelf` references that may point at one record: 750.
     public static let maximumDeleteSelfReferencesPerTarget = 750
+    /// Bytes in one asset file: 50 MB, CloudKit Web Services' published limit.
+    public static let maximumAssetBytes = 50 * 1_048_576
     /// UTF-8 bytes in a record name, a zone name or a field key: 255.
     public static let maximumNameBytes = 255
 }

@@ -6,7 +6,7 @@
 /// change the server's data through an object it holds.
 ///
 /// Stratus's embedded server, `CloudServer`, implements this protocol in-process. Later parts add
-/// queries, change fetches and subscriptions.
+/// change fetches and subscriptions.
 ///
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
 ///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
