@@ -9,3 +9,14 @@ extension CloudServer {
         registry.withLock { $0.lastQueryExaminedCount }
     }
 }
+
+extension CloudServer {
+    /// How many query indexes a zone of an account's private database keeps.
+    @_spi(Testing)
+    public func indexCount(ofZone zoneID: WireZoneID, containerIdentifier: String, account: String) -> Int {
+        guard let zone = containerStore(containerIdentifier).database(.private, account: account).zone(zoneID) else { return 0 }
+        zone.acquire()
+        defer { zone.release() }
+        return zone.indexCount
+    }
+}

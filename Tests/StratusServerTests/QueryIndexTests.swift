@@ -75,3 +75,18 @@ extension QueryIndexTests {
         XCTAssertLessThanOrEqual(server.lastQueryExaminedCount, 22)
     }
 }
+
+extension QueryIndexTests {
+    func testAZoneKeepsABoundedNumberOfIndexes() async throws {
+        let database = device("john").privateCloudDatabase
+        let record = CKRecord(recordType: "Shape", recordID: CKRecord.ID(recordName: "s"))
+        for index in 0..<40 { record["f\(index)"] = index }
+        _ = try await database.save(record)
+        for index in 0..<40 {
+            let query = CKQuery(recordType: "Shape", predicate: NSPredicate(format: "%K == %d", "f\(index)", index))
+            let page = try await database.records(matching: query)
+            XCTAssertEqual(page.matchResults.count, 1, "f\(index)")
+        }
+        XCTAssertLessThanOrEqual(server.indexCount(ofZone: .defaultZone, containerIdentifier: identifier, account: "john"), 32)
+    }
+}

@@ -16,8 +16,15 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var deleteSelfSources: [String: Set<String>] = [:]
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     var isDeleted = false
-    /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``.
+    /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``, with when
+    /// each was last used.
     private var indexes: [QueryIndexKey: QueryIndex] = [:]
+    private var indexUses: [QueryIndexKey: UInt64] = [:]
+    private var useCounter: UInt64 = 0
+
+    /// How many query indexes a zone keeps; making one more drops the least recently used, so
+    /// queries with ever-new shapes cannot grow memory and write costs without end.
+    static let maximumIndexes = 32
 
     init(zone: WireZone) {
         self.zone = zone
@@ -54,11 +61,21 @@ final class ZoneStore: @unchecked Sendable {
     /// The index for `key`, made from the zone's records the first time. Call only with the
     /// lock held.
     func index(for key: QueryIndexKey) -> QueryIndex {
+        useCounter += 1
+        indexUses[key] = useCounter
         if let existing = indexes[key] { return existing }
+        if indexes.count >= Self.maximumIndexes,
+           let oldest = indexUses.filter({ indexes[$0.key] != nil }).min(by: { $0.value < $1.value })?.key {
+            indexes[oldest] = nil
+            indexUses[oldest] = nil
+        }
         let created = QueryIndex(key: key, records: records.values)
         indexes[key] = created
         return created
     }
+
+    /// How many query indexes the zone keeps now.
+    var indexCount: Int { indexes.count }
 }
 
 /// The changes one request makes to one zone, with what they replaced, so that an atomic batch
