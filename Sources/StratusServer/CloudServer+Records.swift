@@ -110,6 +110,14 @@ extension CloudServer {
             }
         }
 
+        // Copy the saves' asset files before any zone is locked, so large files never hold a
+        // zone up; a file that cannot be stored fails its save at its turn below.
+        var prepared: [Int: Result<WireRecordSave, WireError>] = [:]
+        for (index, save) in request.saves.enumerated()
+        where saveResults[index] == nil && save.record.fields.values.contains(where: \.holdsAsset) {
+            prepared[index] = prepareAssets(of: save)
+        }
+
         // Lock every zone the request touches, in one global order, and apply zone by zone.
         let locked = batches.values.map(\.transaction.store).sorted { $0.lockOrder < $1.lockOrder }
         locked.forEach { $0.acquire() }
@@ -134,9 +142,12 @@ extension CloudServer {
             }
             var pendingTargets: [Int: (targets: Set<String>, replaced: StoredRecord?)] = [:]
             for index in zoneBatch.saveIndices {
+                let save = (try? prepared[index]?.get()) ?? request.saves[index]
+                var assetFailure: WireError?
+                if case .failure(let error)? = prepared[index] { assetFailure = error }
                 let result = zoneBatch.store.isDeleted
                     ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
-                    : apply(request.saves[index], to: &zoneBatch.transaction, context)
+                    : apply(save, assetFailure: assetFailure, to: &zoneBatch.transaction, context)
                 switch result {
                 case .success(let applied):
                     if !applied.pendingTargets.isEmpty { pendingTargets[index] = (applied.pendingTargets, applied.replaced) }

@@ -12,7 +12,10 @@ extension CloudServer {
     }
 
     /// Saves one record into a locked zone, following the save policy, or says why not.
-    func apply(_ save: WireRecordSave, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
+    ///
+    /// - Parameter assetFailure: Why the files of the save's assets could not be stored,
+    ///   found by ``prepareAssets(of:)`` before the zone was locked.
+    func apply(_ save: WireRecordSave, assetFailure: WireError?, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
         if let error = WireValidation.checkRecordToSave(save) { return .failure(error) }
         let incoming = save.record
         let name = incoming.recordID.recordName
@@ -54,12 +57,8 @@ extension CloudServer {
         if size > WireLimits.maximumRecordBytes {
             return .failure(WireError(.limitExceeded, "record '\(name)' would hold \(size) bytes of field data; the limit is \(WireLimits.maximumRecordBytes) bytes (1 MB), assets excluded"))
         }
-        let assetBytes: Int
-        do {
-            (record.fields, assetBytes) = try storeAssets(of: record.fields, sent: Set(incoming.fields.keys), recordName: name)
-        } catch {
-            return .failure(error)
-        }
+        if let assetFailure { return .failure(assetFailure) }
+        let storedAssetBytes = record.fields.values.reduce(0) { $0 + assetBytes(of: $1) }
         if let error = context.scope.container.schema.withLock({ $0.accept(record) }) { return .failure(error) }
 
         let date = context.database.nextDate(now: clock.now)
@@ -71,7 +70,7 @@ extension CloudServer {
             record.creatorUserRecordName = context.user
         }
         let replaced = transaction.store.records[name]
-        transaction.set(StoredRecord(record: record, assetBytes: assetBytes), named: name)
+        transaction.set(StoredRecord(record: record, assetBytes: storedAssetBytes), named: name)
         return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: replaced))
     }
 
@@ -131,39 +130,51 @@ extension CloudServer {
         return .success(pending)
     }
 
-    /// Copies the files of the assets the save sends into the server's storage, and counts the
-    /// bytes of every asset the record holds.
-    private func storeAssets(of fields: [String: WireFieldValue], sent: Set<String>, recordName: String) throws(WireError) -> ([String: WireFieldValue], Int) {
-        var stored = fields
-        var bytes = 0
-        for key in fields.keys.sorted() {
-            guard let value = fields[key] else { continue }
-            let (newValue, size) = try storeAssets(in: value, copy: sent.contains(key), field: key, recordName: recordName)
-            stored[key] = newValue
-            bytes += size
+    /// Copies the files of the assets a save sends into the server's storage, before any zone
+    /// is locked, and returns the save with its assets pointing at the stored copies.
+    func prepareAssets(of save: WireRecordSave) -> Result<WireRecordSave, WireError> {
+        var prepared = save
+        do throws(WireError) {
+            for key in save.record.fields.keys.sorted() {
+                guard let value = save.record.fields[key] else { continue }
+                prepared.record.fields[key] = try storedAssets(in: value, field: key, recordName: save.record.recordID.recordName)
+            }
+        } catch {
+            return .failure(error)
         }
-        return (stored, bytes)
+        return .success(prepared)
     }
 
-    private func storeAssets(in value: WireFieldValue, copy: Bool, field: String, recordName: String) throws(WireError) -> (WireFieldValue, Int) {
+    private func storedAssets(in value: WireFieldValue, field: String, recordName: String) throws(WireError) -> WireFieldValue {
         switch value {
         case .asset(let asset):
-            if copy {
-                let (storedAsset, size) = try assets.store(asset, field: field, recordName: recordName)
-                return (.asset(storedAsset), size)
-            }
-            return (value, assets.size(of: asset))
+            return .asset(try assets.store(asset, field: field, recordName: recordName).0)
         case .list(let values):
-            var result: [WireFieldValue] = []
-            var total = 0
-            for element in values {
-                let (storedElement, size) = try storeAssets(in: element, copy: copy, field: field, recordName: recordName)
-                result.append(storedElement)
-                total += size
-            }
-            return (.list(result), total)
+            var stored: [WireFieldValue] = []
+            for element in values { stored.append(try storedAssets(in: element, field: field, recordName: recordName)) }
+            return .list(stored)
         default:
-            return (value, 0)
+            return value
+        }
+    }
+
+    /// The bytes the asset files of a stored value take.
+    private func assetBytes(of value: WireFieldValue) -> Int {
+        switch value {
+        case .asset(let asset): assets.size(of: asset)
+        case .list(let values): values.reduce(0) { $0 + assetBytes(of: $1) }
+        default: 0
+        }
+    }
+}
+
+extension WireFieldValue {
+    /// Whether the value is an asset or a list holding one.
+    var holdsAsset: Bool {
+        switch self {
+        case .asset: true
+        case .list(let values): values.contains(where: \.holdsAsset)
+        default: false
         }
     }
 }
