@@ -167,14 +167,3 @@ extension CloudServer {
         }
     }
 }
-
-extension WireFieldValue {
-    /// Whether the value is an asset or a list holding one.
-    var holdsAsset: Bool {
-        switch self {
-        case .asset: true
-        case .list(let values): values.contains(where: \.holdsAsset)
-        default: false
-        }
-    }
-}

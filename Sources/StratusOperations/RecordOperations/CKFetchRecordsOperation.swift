@@ -172,13 +172,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
 extension CKRecord {
     /// Whether any field holds an asset, which makes a transfer report progress in between.
     var hasAssets: Bool {
-        wireSnapshot.fields.values.contains { value in
-            switch value {
-            case .asset: true
-            case .list(let values): values.contains { if case .asset = $0 { true } else { false } }
-            default: false
-            }
-        }
+        wireSnapshot.fields.values.contains(where: \.holdsAsset)
     }
 }
 

@@ -73,6 +73,17 @@ public indirect enum WireFieldValue: Hashable, Sendable {
     }
 }
 
+extension WireFieldValue {
+    /// Whether the value is an asset or a list holding one.
+    public var holdsAsset: Bool {
+        switch self {
+        case .asset: true
+        case .list(let values): values.contains(where: \.holdsAsset)
+        default: false
+        }
+    }
+}
+
 extension WireFieldValue: CustomStringConvertible {
     /// The value as a developer reads it: `"text"`, `12`, `2.5`, a date, `<3 bytes>`, a
     /// reference's record name, an asset's file, or a bracketed list.
