@@ -42,6 +42,15 @@ public final class CloudServer: CloudService, Sendable {
         var containerIdentifier: String
         var account: String?
         var statusOverride: WireAccountStatus?
+        /// The session the device's account was signed in with: requests must carry it. A
+        /// device without an account has none.
+        var sessionToken: String?
+
+        init(containerIdentifier: String, account: String?) {
+            self.containerIdentifier = containerIdentifier
+            self.account = account
+            self.sessionToken = account == nil ? nil : UUID().uuidString
+        }
 
         var status: WireAccountStatus {
             statusOverride ?? (account == nil ? .noAccount : .available)
@@ -53,9 +62,9 @@ public final class CloudServer: CloudService, Sendable {
         var devices: [String: Device] = [:]
         var knownUsers: Set<String> = []
         var requestCount = 0
-        var injectedFailures: [WireError] = []
-        var pendingDelays: [TimeInterval] = []
-        var requestLog: [RecordedRequest] = []
+        var injectedFailures = CountedQueue<WireError>()
+        var pendingDelays = CountedQueue<TimeInterval>()
+        var requestLog = RequestLog(limit: CloudServer.defaultRequestLogLimit)
         var lastQueryExaminedCount = 0
         var rateLimiter: RateLimiter?
     }

@@ -43,14 +43,18 @@ final class ContainerTests: XCTestCase {
         XCTAssertEqual(container.containerIdentifier, "iCloud.com.example.clowns")
     }
 
-    func testEachContainerObjectIsItsOwnDevice() {
+    func testEachContainerObjectIsItsOwnDevice() async {
         let phone = CKContainer(identifier: "iCloud.com.example.clowns", service: NoService())
         let laptop = CKContainer(identifier: "iCloud.com.example.clowns", service: NoService())
         XCTAssertNotEqual(phone.deviceID, laptop.deviceID)
-        let context = phone.privateCloudDatabase.requestContext(operationID: "op-1")
-        XCTAssertEqual(context.containerIdentifier, "iCloud.com.example.clowns")
-        XCTAssertEqual(context.database, .private)
-        XCTAssertEqual(context.deviceID, phone.deviceID)
-        XCTAssertEqual(context.operationID, "op-1")
+        phone.device.sessionToken = "session-1"
+        let sent = await phone.privateCloudDatabase.requestPath(operationID: "op-1", qualityOfService: .utility).send { _, context in context }
+        let context = try? sent.get()
+        XCTAssertEqual(context?.containerIdentifier, "iCloud.com.example.clowns")
+        XCTAssertEqual(context?.database, .private)
+        XCTAssertEqual(context?.deviceID, phone.deviceID)
+        XCTAssertEqual(context?.sessionToken, "session-1", "a request carries the session the device has when the request is made")
+        XCTAssertEqual(context?.operationID, "op-1")
+        XCTAssertEqual(context?.qualityOfService, .utility)
     }
 }

@@ -57,11 +57,15 @@ final class OperationStressTests: OperationTestCase {
             }
             operations.append(operation)
         }
+        // The queues hold still while operations are added and some cancelled, so a cancelled
+        // operation has never started: it must send nothing.
         let cancelled = Set((0..<count).filter { _ in Int.random(in: 0..<5, using: &generator) == 0 })
+        queues.forEach { $0.isSuspended = true }
         for (index, operation) in operations.enumerated() {
             queues[index % queues.count].addOperation(operation)
             if cancelled.contains(index) { operation.cancel() }
         }
+        queues.forEach { $0.isSuspended = false }
         wait(for: [finals, completions], timeout: 120)
         queues.forEach { $0.waitUntilAllOperationsAreFinished() }
         XCTAssertEqual(finalCounts.withLock { $0 }, [Int](repeating: 1, count: count))

@@ -110,7 +110,7 @@ final class TimeoutAndHoldTests: OperationTestCase {
 extension TimeoutAndHoldTests {
     func testTheHoldCoversEveryContainerObjectOfTheDevice() async throws {
         let first = database.container
-        let second = CKContainer(identifier: identifier, service: server, deviceID: first.deviceID)
+        let second = CKContainer(identifier: identifier, service: server, device: first.device)
         server.failNextRequests(1, with: .requestRateLimited, retryAfter: 30)
         _ = try? await first.privateCloudDatabase.allRecordZones()
         do {

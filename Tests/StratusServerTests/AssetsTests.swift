@@ -175,6 +175,19 @@ final class AssetsTests: ServerTestCase {
         XCTAssertNil(box.object, "something still holds the server", file: file, line: line)
     }
 
+    /// Waits until `directory` is gone: the server's last reference may be dropped on another
+    /// thread, which then runs its deinitialiser while this test goes on.
+    private func waitForRemoval(of directory: URL, file: StaticString = #filePath, line: UInt = #line) async {
+        let removed = expectation(description: "directory removed")
+        let path = directory.path
+        Task.detached {
+            while FileManager.default.fileExists(atPath: path) { await Task.yield() }
+            removed.fulfill()
+        }
+        await fulfillment(of: [removed], timeout: 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(path) is still there", file: file, line: line)
+    }
+
     final class WeakBox: @unchecked Sendable {
         weak var object: CloudServer?
         init(_ object: CloudServer) { self.object = object }
@@ -183,7 +196,7 @@ final class AssetsTests: ServerTestCase {
     func testTheServersAssetDirectoryIsRemovedWhenTheServerGoesAway() async throws {
         let (directory, box) = try await assetDirectoryOfAServerThatIsGone()
         await waitForRelease(box)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(directory.path) is still there")
+        await waitForRemoval(of: directory)
     }
 
     func testTheAssetDirectoryOfTheTestsServerIsRemovedWhenTheTestDropsIt() async throws {
@@ -202,7 +215,7 @@ final class AssetsTests: ServerTestCase {
         john = nil
         server = nil
         await waitForRelease(box)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: root.path), "\(root.path) is still there")
+        await waitForRemoval(of: root)
     }
 }
 

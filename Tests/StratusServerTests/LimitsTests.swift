@@ -116,7 +116,7 @@ final class LimitsTests: ServerTestCase {
         )
         XCTAssertEqual(record.byteSize, 1_048_577)
         let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: db.requestContext(),
+            context: rawContext(db),
             saves: [WireRecordSave(record: record)],
             isAtomic: false
         ))

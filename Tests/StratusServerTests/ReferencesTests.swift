@@ -116,7 +116,7 @@ final class ReferencesTests: ServerTestCase {
         _ = try await db.modifyRecords(saving: [a, b, c], deleting: [])
 
         let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: db.requestContext(),
+            context: rawContext(db),
             deletes: [WireRecordID(recordName: "A")]
         ))
         XCTAssertTrue(response.saveResults.isEmpty)

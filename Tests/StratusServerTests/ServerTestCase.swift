@@ -24,6 +24,12 @@ class ServerTestCase: XCTestCase {
         server.container(identifier: identifier, account: account)
     }
 
+    /// The context a request from `database` made now carries, for tests that call the
+    /// `CloudService` directly, as a network transport would, without the client's checks.
+    func rawContext(_ database: CKDatabase) -> WireRequestContext {
+        database.requestPath(qualityOfService: .default).context()
+    }
+
     /// Asserts that `body` throws a CKError with `code`, and returns it.
     @discardableResult
     func assertThrowsCKError<T>(

@@ -23,8 +23,11 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The service every request of this container goes to.
     package let service: any CloudService
 
-    /// This device's identity, which the service maps to an account.
-    package let deviceID: String
+    /// The device this container object is: every container object of one device shares it.
+    package let device: ClientDevice
+
+    /// This device's identity, which the service knows it by.
+    package var deviceID: String { device.id }
 
     /// The databases handed out so far, held weakly: a database keeps its container alive (as
     /// `CKContainer.default().privateCloudDatabase` needs), not the other way round.
@@ -34,7 +37,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         weak var database: CKDatabase?
     }
 
-    private static let defaultDevices = Mutex<[String: String]>([:])
+    private static let defaultDevices = Mutex<[String: ClientDevice]>([:])
 
     /// The app's default container on ``CloudServer/shared``: identifier `iCloud.` followed by
     /// the executable's name, or the `STRATUS_CONTAINER` environment variable when it is set.
@@ -60,13 +63,13 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// same device.
     public convenience init(identifier: String) {
         let server = CloudServer.shared
-        let deviceID = CKContainer.defaultDevices.withLock { devices in
+        let device = CKContainer.defaultDevices.withLock { devices in
             if let existing = devices[identifier] { return existing }
-            let created = server.registerDevice(containerIdentifier: identifier, account: CloudServer.defaultAccount)
+            let created = server.makeDevice(containerIdentifier: identifier, account: CloudServer.defaultAccount)
             devices[identifier] = created
             return created
         }
-        self.init(identifier: identifier, service: server, deviceID: deviceID)
+        self.init(identifier: identifier, service: server, device: device)
     }
 
     /// The queue of `add(_:)`: it sends only a few requests at a time.
@@ -77,38 +80,21 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         return queue
     }()
 
-    /// Until when each device sends nothing, after the server answered `requestRateLimited`:
-    /// kept per device, so every container object of the device holds back.
-    private static let heldUntil = Mutex<[String: Date]>([:])
-
-    /// After a `requestRateLimited` answer, the device holds back every request until the
-    /// retry-after window has passed (WWDC 2015 "CloudKit Tips and Tricks").
-    package func holdRequests(until date: Date) {
-        CKContainer.heldUntil.withLock { held in held[deviceID] = max(held[deviceID] ?? date, date) }
-    }
-
-    /// The error a request gets while the device is held back, with the seconds that remain;
-    /// nil when requests may go.
-    package func rateLimitHold(now: Date) -> CKError? {
-        guard let until = CKContainer.heldUntil.withLock({ $0[deviceID] }), until > now else { return nil }
-        let remaining = until.timeIntervalSince(now)
-        return CKError(.requestRateLimited, message: "this device is rate limited for \(remaining) more seconds; nothing was sent", retryAfter: remaining)
-    }
-
     /// Creates a container that sends its requests to `service`, as a new device.
     ///
     /// - Parameters:
     ///   - identifier: The container's identifier, such as `iCloud.com.example.clowns`.
     ///   - service: Where requests go: an embedded `CloudServer`, or a transport to a remote one.
     public convenience init(identifier: String, service: any CloudService) {
-        self.init(identifier: identifier, service: service, deviceID: UUID().uuidString)
+        self.init(identifier: identifier, service: service, device: ClientDevice(id: UUID().uuidString))
     }
 
-    /// Creates a container for a device the service already knows.
-    package init(identifier: String, service: any CloudService, deviceID: String) {
+    /// Creates a container object for `device`: another container object of the same device
+    /// when the device is already in use.
+    package init(identifier: String, service: any CloudService, device: ClientDevice) {
         self.containerIdentifier = identifier
         self.service = service
-        self.deviceID = deviceID
+        self.device = device
         super.init()
     }
 

@@ -46,20 +46,6 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     /// The service requests go to, from the container.
     package var service: any CloudService { container.service }
 
-    /// The context of a request from this database, for an operation with `operationID`.
-    package func requestContext(
-        operationID: String? = nil,
-        qualityOfService: WireQualityOfService = .default
-    ) -> WireRequestContext {
-        WireRequestContext(
-            containerIdentifier: container.containerIdentifier ?? "",
-            database: databaseScope.wireValue,
-            deviceID: container.deviceID,
-            operationID: operationID,
-            qualityOfService: qualityOfService
-        )
-    }
-
     /// A summary such as `<CKDatabase: private, container=iCloud.com.example.clowns>`.
     public override var description: String {
         "<CKDatabase: \(databaseScope), container=\(container.containerIdentifier ?? "nil")>"

@@ -18,21 +18,32 @@ extension CloudServer {
     /// let guest = server.container(identifier: "iCloud.com.example.clowns", account: nil)
     /// ```
     public func container(identifier: String, account: String?) -> CKContainer {
-        CKContainer(identifier: identifier, service: self, deviceID: registerDevice(containerIdentifier: identifier, account: account))
+        CKContainer(identifier: identifier, service: self, device: makeDevice(containerIdentifier: identifier, account: account))
+    }
+
+    /// Registers a new device signed in to `account`; the server forgets it when the last
+    /// container object of the device goes away.
+    func makeDevice(containerIdentifier: String, account: String?) -> ClientDevice {
+        let (deviceID, session) = registerDevice(containerIdentifier: containerIdentifier, account: account)
+        return ClientDevice(id: deviceID, sessionToken: session) { [weak self] deviceID in
+            self?.unregisterDevice(deviceID)
+        }
     }
 
     /// Signs the device out: its account status becomes `.noAccount`, and `.CKAccountChanged`
     /// is posted with the container as its object. Requests already sent finish under the
-    /// account they were sent with.
+    /// account they were sent with; a request made for the old account that reaches the server
+    /// only now fails with `notAuthenticated`.
     public func signOut(_ container: CKContainer) {
-        setAccount(nil, forDevice: container.deviceID)
+        container.device.sessionToken = setAccount(nil, forDevice: container.deviceID)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)
     }
 
     /// Signs the device in as `account` and posts `.CKAccountChanged` with the container as its
-    /// object. After signing in as another user, the device sees that user's private data only.
+    /// object. After signing in as another user, the device sees that user's private data only;
+    /// requests already sent finish under the account they were sent with.
     public func signIn(_ container: CKContainer, as account: String) {
-        setAccount(account, forDevice: container.deviceID)
+        container.device.sessionToken = setAccount(account, forDevice: container.deviceID)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)
     }
 

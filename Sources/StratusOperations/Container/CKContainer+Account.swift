@@ -6,7 +6,14 @@ extension CKContainer {
     ///
     /// Ask again when `.CKAccountChanged` is posted.
     public func accountStatus() async throws -> CKAccountStatus {
-        CKAccountStatus(await service.accountStatus(privateCloudDatabase.requestContext(qualityOfService: .userInitiated)))
+        let context = WireRequestContext(
+            containerIdentifier: containerIdentifier ?? "",
+            database: .private,
+            deviceID: device.id,
+            sessionToken: device.sessionToken,
+            qualityOfService: .userInitiated
+        )
+        return CKAccountStatus(await service.accountStatus(context))
     }
 
     /// Passes the device's account status to `completionHandler`.
@@ -26,13 +33,10 @@ extension CKContainer {
     /// - Throws: `notAuthenticated` without a usable account, `accountTemporarilyUnavailable`
     ///   while the account is not ready.
     public func userRecordID() async throws -> CKRecord.ID {
-        if let hold = rateLimitHold(now: service.clock.now) { throw hold }
-        do {
-            let response = try await service.currentUser(privateCloudDatabase.requestContext(qualityOfService: .userInitiated))
-            return CKRecord.ID(recordName: response.userRecordName)
-        } catch {
-            throw CKError(error)
-        }
+        let response = try await privateCloudDatabase.requestPath(qualityOfService: .userInitiated).send { service, context async throws(WireError) in
+            try await service.currentUser(context)
+        }.get()
+        return CKRecord.ID(recordName: response.userRecordName)
     }
 
     /// Passes the user record ID, or the error, to `completionHandler`.

@@ -1,4 +1,5 @@
 import StratusCore
+import StratusWire
 
 extension CKDatabase {
     /// Runs `operation` on this database, on the database's own queue, which sends only a few

@@ -1,5 +1,6 @@
 import Foundation
 import StratusCore
+import StratusWire
 
 extension CKOperation {
     /// How an operation runs: its container, quality of service, and timeouts.
@@ -76,21 +77,30 @@ extension CKOperation {
         }
 
         /// Seconds a request may take before the operation fails with `networkFailure`: 60
-        /// unless set; 0 means the default.
+        /// unless set; 0 or less means the default, infinity no timeout. A value that is not
+        /// a number is refused with a warning and means the default.
         public var timeoutIntervalForRequest: TimeInterval {
             get { get(\.timeoutIntervalForRequest) }
-            set { set(\.timeoutIntervalForRequest, newValue, .timeoutIntervalForRequest) }
+            set { set(\.timeoutIntervalForRequest, Self.checked(newValue, "timeoutIntervalForRequest"), .timeoutIntervalForRequest) }
         }
 
         /// Seconds the whole operation may take before it fails with `networkFailure`. Unless
         /// set, none (-1) for `.userInteractive` and `.userInitiated` quality of service, one
-        /// week otherwise.
+        /// week otherwise. 0 or less, or infinity, means none; a value that is not a number is
+        /// refused with a warning and means none.
         public var timeoutIntervalForResource: TimeInterval {
             get {
                 let values = values.value
                 return values.timeoutIntervalForResource ?? Self.defaultResourceTimeout(for: values.qualityOfService)
             }
-            set { set(\.timeoutIntervalForResource, newValue, .timeoutIntervalForResource) }
+            set { set(\.timeoutIntervalForResource, Self.checked(newValue, "timeoutIntervalForResource"), .timeoutIntervalForResource) }
+        }
+
+        /// A timeout as set: NaN becomes 0, with a warning.
+        private static func checked(_ value: TimeInterval, _ name: String) -> TimeInterval {
+            guard value.isNaN else { return value }
+            runtimeWarning("CKOperation.Configuration.\(name) was set to NaN; 0 is used")
+            return 0
         }
 
         static func defaultResourceTimeout(for qualityOfService: QualityOfService) -> TimeInterval {
@@ -136,9 +146,9 @@ extension CKOperation.Configuration.Values {
         timeoutIntervalForRequest > 0 ? timeoutIntervalForRequest : 60
     }
 
-    /// The resource timeout in effect, or nil for none.
+    /// The resource timeout in effect, or nil for none (0 or less, or infinity).
     var effectiveResourceTimeout: TimeInterval? {
         let value = timeoutIntervalForResource ?? CKOperation.Configuration.defaultResourceTimeout(for: qualityOfService)
-        return value > 0 ? value : nil
+        return value > 0 && value.isFinite ? value : nil
     }
 }

@@ -258,63 +258,20 @@ public class CKOperation: Operation, @unchecked Sendable {
 
     // MARK: - Requests
 
-    /// Sends one request through the service, unless the operation was cancelled, its device
-    /// is held back by a rate limit, or its time ran out; times the request out on the
-    /// service's clock.
+    /// Sends one request along the client's one ``RequestPath``, unless the operation was
+    /// cancelled: with the operation's ID, quality of service, request timeout and resource
+    /// deadline.
     func send<Response: Sendable>(
         to database: CKDatabase,
         _ call: @escaping @Sendable (any CloudService, WireRequestContext) async throws(WireError) -> Response
     ) async -> Result<Response, CKError> {
         if isCancelled { return .failure(CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")) }
-        let clock = database.service.clock
-        let resourceDeadline = self.resourceDeadline.value
-        if let resourceDeadline, clock.now >= resourceDeadline { return .failure(Self.timeoutError(resource: true)) }
-        if let hold = database.container.rateLimitHold(now: clock.now) { return .failure(hold) }
-
         let configuration = resolvedConfiguration
-        let context = database.requestContext(operationID: operationID, qualityOfService: WireQualityOfService(configuration.qualityOfService))
-        let requestDeadline = clock.now.addingTimeInterval(configuration.effectiveRequestTimeout)
-        let deadline = min(requestDeadline, resourceDeadline ?? .distantFuture)
-        let service = database.service
-        let result: Result<Response, CKError> = await withCheckedContinuation { continuation in
-            let once = Locked(false)
-            let resume: @Sendable (Result<Response, CKError>) -> Void = { result in
-                if !once.exchange(true) { continuation.resume(returning: result) }
-            }
-            let timer = clock.schedule(at: deadline) {
-                resume(.failure(Self.timeoutError(resource: deadline < requestDeadline)))
-            }
-            Task {
-                let result: Result<Response, CKError>
-                do throws(WireError) {
-                    result = .success(try await call(service, context))
-                } catch {
-                    result = .failure(CKError(error))
-                }
-                timer.cancel()
-                resume(result)
-            }
-        }
-        if case .failure(let error) = result, error.code == .requestRateLimited, let wait = error.retryAfterSeconds {
-            database.container.holdRequests(until: clock.now.addingTimeInterval(wait))
-        }
-        return result
+        var path = database.requestPath(operationID: operationID, qualityOfService: WireQualityOfService(configuration.qualityOfService))
+        path.timeout = configuration.effectiveRequestTimeout
+        path.deadline = resourceDeadline.value
+        return await path.send(call)
     }
-
-    private static func timeoutError(resource: Bool) -> CKError {
-        CKError(
-            .networkFailure,
-            message: resource
-                ? "the operation took longer than its configuration's timeoutIntervalForResource"
-                : "the request took longer than its configuration's timeoutIntervalForRequest",
-            extra: [NSUnderlyingErrorKey: URLError(.timedOut)]
-        )
-    }
-}
-
-/// Tells the developer about a misuse that Stratus survives, on standard error.
-func runtimeWarning(_ message: String) {
-    FileHandle.standardError.write(Data("[Stratus] warning: \(message)\n".utf8))
 }
 
 extension WireQualityOfService {

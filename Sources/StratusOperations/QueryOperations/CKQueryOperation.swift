@@ -121,15 +121,17 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Request
 
     override func run() async {
-        let database = runDatabase
-        var request = WireQueryRequest(context: database.requestContext(), query: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        let resultsLimit = self.resultsLimit
+        let desiredKeys = self.desiredKeys
+        let wireQuery: WireQuery?
+        let cursorBytes: [UInt8]?
+        let zoneID: WireZoneID?
         if let cursor {
-            request.cursor = Array(cursor.bytes)
+            (wireQuery, cursorBytes, zoneID) = (nil, Array(cursor.bytes), nil)
         } else if let query {
             switch query.wireQuery() {
-            case .success(let wireQuery):
-                request.query = wireQuery
-                request.zoneID = zoneID?.wireValue
+            case .success(let parsed):
+                (wireQuery, cursorBytes, zoneID) = (parsed, nil, self.zoneID?.wireValue)
             case .failure(let error):
                 report([], cursor: nil, failure: error)
                 return
@@ -138,11 +140,11 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             report([], cursor: nil, failure: CKError(.invalidArguments, message: "a CKQueryOperation needs a query or a cursor"))
             return
         }
-        let prepared = request
-        let response = await send(to: database) { service, context async throws(WireError) in
-            var request = prepared
-            request.context = context
-            return try await service.queryRecords(request)
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.queryRecords(WireQueryRequest(
+                context: context, query: wireQuery, zoneID: zoneID, cursor: cursorBytes,
+                resultsLimit: resultsLimit, desiredKeys: desiredKeys
+            ))
         }
         switch response {
         case .success(let response):

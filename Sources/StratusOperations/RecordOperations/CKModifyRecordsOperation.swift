@@ -143,12 +143,9 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     override func run() async {
         var plan = makePlan()
         var failure: CKError?
-        let database = runDatabase
-        if let request = plan.request(context: database.requestContext()) {
-            let response = await send(to: database) { service, context async throws(WireError) in
-                var request = request
-                request.context = context
-                return try await service.modifyRecords(request)
+        if let request = plan.request {
+            let response = await send(to: runDatabase) { service, context async throws(WireError) in
+                try await service.modifyRecords(request(context))
             }
             switch response {
             case .success(let response): plan.record(response)

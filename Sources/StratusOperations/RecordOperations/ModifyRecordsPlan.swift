@@ -82,20 +82,19 @@ struct ModifyRecordsPlan {
         }
     }
 
-    /// The request to send, or nil when client-side checks left nothing to send.
-    func request(context: WireRequestContext) -> WireRecordsModifyRequest? {
+    /// The request to send, given the context the request path makes when it sends it; nil
+    /// when client-side checks left nothing to send.
+    var request: (@Sendable (WireRequestContext) -> WireRecordsModifyRequest)? {
         guard !sentSaves.isEmpty || !sentDeletes.isEmpty else { return nil }
-        return WireRecordsModifyRequest(
-            context: context,
-            saves: sentSaves.map(\.save),
-            deletes: sentDeletes.map { deletes[$0].wireValue },
-            savePolicy: policy.wireValue,
-            isAtomic: isAtomic,
-            clientChangeTokenData: clientChangeTokenData
-        )
+        let saves = sentSaves.map(\.save)
+        let deletes = sentDeletes.map { self.deletes[$0].wireValue }
+        let (policy, isAtomic, token) = (policy.wireValue, isAtomic, clientChangeTokenData)
+        return { context in
+            WireRecordsModifyRequest(context: context, saves: saves, deletes: deletes, savePolicy: policy, isAtomic: isAtomic, clientChangeTokenData: token)
+        }
     }
 
-    /// Takes in the server's answer to ``request(context:)``.
+    /// Takes in the server's answer to ``request``.
     mutating func record(_ response: WireRecordsModifyResponse) {
         for (sent, answer) in zip(sentSaves, response.saveResults) {
             let record = saves[sent.index]

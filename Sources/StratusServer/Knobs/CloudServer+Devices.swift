@@ -4,24 +4,37 @@ import StratusWire
 extension CloudServer {
     /// Registers a new device of `containerIdentifier`, signed in to `account` (nil: no account).
     ///
-    /// - Returns: The device's identity, which its requests carry.
-    package func registerDevice(containerIdentifier: String, account: String?) -> String {
+    /// - Returns: The device's identity and the session of its account (nil without one),
+    ///   which its requests carry.
+    package func registerDevice(containerIdentifier: String, account: String?) -> (deviceID: String, sessionToken: String?) {
         let deviceID = UUID().uuidString
+        let device = Device(containerIdentifier: containerIdentifier, account: account)
         registry.withLock { registry in
-            registry.devices[deviceID] = Device(containerIdentifier: containerIdentifier, account: account)
+            registry.devices[deviceID] = device
             if registry.containers[containerIdentifier] == nil {
                 registry.containers[containerIdentifier] = ContainerStore(identifier: containerIdentifier)
             }
         }
-        return deviceID
+        return (deviceID, device.sessionToken)
     }
 
-    /// Signs the device in to `account`, or out when nil; clears any account state set with
-    /// ``setAccountStatus(_:forDevice:)``. Requests already sent run under the old account.
-    package func setAccount(_ account: String?, forDevice deviceID: String) {
+    /// Forgets a device whose last container object went away.
+    package func unregisterDevice(_ deviceID: String) {
+        registry.withLock { _ = $0.devices.removeValue(forKey: deviceID) }
+    }
+
+    /// Signs the device in to `account`, or out when nil, opening a new session; clears any
+    /// account state set with ``setAccountStatus(_:forDevice:)``. Requests that reached the
+    /// server before run under the old account; requests made for the old session that
+    /// arrive now fail with `notAuthenticated`.
+    ///
+    /// - Returns: The new session, which the device's requests carry from now on.
+    package func setAccount(_ account: String?, forDevice deviceID: String) -> String? {
         registry.withLock { registry in
             let container = registry.devices[deviceID]?.containerIdentifier ?? ""
-            registry.devices[deviceID] = Device(containerIdentifier: container, account: account)
+            let device = Device(containerIdentifier: container, account: account)
+            registry.devices[deviceID] = device
+            return device.sessionToken
         }
     }
 

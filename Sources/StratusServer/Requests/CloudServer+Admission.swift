@@ -2,45 +2,57 @@ import Foundation
 import StratusWire
 
 extension CloudServer {
-    /// Counts the request, applies injected failures, delays and the rate limit, and says who
-    /// sent it.
+    /// Logs the request and fixes who sent it, as it arrives; then waits out an injected delay,
+    /// counts it, applies injected failures and the rate limit, and says where it goes.
+    ///
+    /// The account is bound on arrival from the request's session, never read from the device
+    /// later: a device that signs in to another account while the request is delayed does not
+    /// move it to the other account's data.
     func begin(_ context: WireRequestContext, _ endpoint: RecordedRequest.Endpoint) async throws(WireError) -> RequestScope {
         let record = RecordedRequest(endpoint: endpoint, context: context)
-        let logged = registry.withLock { registry in
-            guard registry.pendingDelays.isEmpty else { return false }
+        var binding = registry.withLock { registry -> Result<Caller, WireError>? in
+            guard registry.pendingDelays.isEmpty else { return nil }
             registry.requestLog.append(record)
-            return true
+            return registry.bind(context)
         }
-        if !logged {
+        if binding == nil {
             // Log the request and schedule its delay in one step, so a test that sees the
             // request logged and advances the clock always reaches the delay.
             let clock = self.clock
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let scheduled = registry.withLock { registry in
+            binding = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Caller, WireError>, Never>) in
+                registry.withLock { registry in
                     registry.requestLog.append(record)
-                    guard !registry.pendingDelays.isEmpty else { return false }
-                    let delay = registry.pendingDelays.removeFirst()
-                    clock.schedule(after: delay) { continuation.resume() }
-                    return true
+                    let bound = registry.bind(context)
+                    if let delay = registry.pendingDelays.popFirst() {
+                        clock.schedule(after: delay) { continuation.resume(returning: bound) }
+                    } else {
+                        continuation.resume(returning: bound)
+                    }
                 }
-                if !scheduled { continuation.resume() }
             }
         }
         let now = clock.now
-        let admitted = registry.withLock { $0.admit(context, now: now) }
-        let (device, container) = try admitted.get()
-        let usable = device.status == .available ? device.account : nil
-        let user = usable.map { self.userRecordName(account: $0, containerIdentifier: container.identifier) }
-        if let account = usable, let user {
+        let container = try registry.withLock { $0.admit(context, now: now) }.get()
+        guard let caller = try binding?.get() else { throw WireError(.internalError, "the request was not bound to a caller") }
+        let user = caller.account.map { self.userRecordName(account: $0, containerIdentifier: container.identifier) }
+        if let account = caller.account, let user {
             ensureUserRecords(account: account, userRecordName: user, in: container)
         }
         return RequestScope(
             container: container,
             databaseScope: context.database,
-            status: device.status,
-            account: usable,
+            status: caller.status,
+            account: caller.account,
             userRecordName: user
         )
+    }
+
+    /// Who sent a request, fixed when it arrived: the account its session names and that
+    /// account's state on the device.
+    struct Caller: Sendable {
+        /// The account, when its state lets it work.
+        var account: String?
+        var status: WireAccountStatus
     }
 }
 
@@ -70,21 +82,38 @@ struct RateLimiter: Sendable {
 }
 
 extension CloudServer.Registry {
+    /// The caller of a request that arrives now: the device's account when the request
+    /// carries the device's current session, no account when it carries none. A session
+    /// the device no longer has (it signed in or out since) or a device of another container
+    /// is refused.
+    func bind(_ context: WireRequestContext) -> Result<CloudServer.Caller, WireError> {
+        guard let device = devices[context.deviceID], let session = context.sessionToken else {
+            return .success(CloudServer.Caller(account: nil, status: .noAccount))
+        }
+        guard session == device.sessionToken else {
+            return .failure(WireError(.notAuthenticated, "the request was made for an account this device is no longer signed in to; it was not applied"))
+        }
+        guard device.containerIdentifier == context.containerIdentifier else {
+            return .failure(WireError(.badContainer, "the device's session is for container '\(device.containerIdentifier)', not '\(context.containerIdentifier)'"))
+        }
+        let status = device.status
+        return .success(CloudServer.Caller(account: status == .available ? device.account : nil, status: status))
+    }
+
     /// Counts a request and decides whether it goes ahead: injected failures first, then the
-    /// rate limit. Unknown devices are treated as devices with no account.
-    mutating func admit(_ context: WireRequestContext, now: Date) -> Result<(CloudServer.Device, ContainerStore), WireError> {
+    /// rate limit.
+    mutating func admit(_ context: WireRequestContext, now: Date) -> Result<ContainerStore, WireError> {
         requestCount += 1
-        if !injectedFailures.isEmpty {
-            return .failure(injectedFailures.removeFirst())
+        if let failure = injectedFailures.popFirst() {
+            return .failure(failure)
         }
         if let wait = rateLimiter?.admit(now: now) {
             return .failure(WireError(.requestRateLimited, "too many requests; wait \(wait) seconds", retryAfter: wait))
         }
         let identifier = context.containerIdentifier
-        let device = devices[context.deviceID] ?? CloudServer.Device(containerIdentifier: identifier, account: nil)
-        if let container = containers[identifier] { return .success((device, container)) }
+        if let container = containers[identifier] { return .success(container) }
         let container = ContainerStore(identifier: identifier)
         containers[identifier] = container
-        return .success((device, container))
+        return .success(container)
     }
 }

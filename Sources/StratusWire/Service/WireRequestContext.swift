@@ -29,9 +29,15 @@ public struct WireRequestContext: Hashable, Sendable {
     public var containerIdentifier: String
     /// The database within the container.
     public var database: WireDatabaseScope
-    /// The sending device. The service knows which account each device is signed in to; a
-    /// request runs under the account its device had when the request arrived.
+    /// The sending device.
     public var deviceID: String
+    /// The session the service opened when the device signed in to its account, naming that
+    /// account: the request runs under the account this session belongs to, fixed when the
+    /// client made the request, never under whatever account the device has by the time the
+    /// request is handled. The service refuses a session that is not the device's current one
+    /// with `notAuthenticated`; nil makes the request anonymous, as from a device with no
+    /// account.
+    public var sessionToken: String?
     /// The `CKOperation.operationID` of the operation that sent the request, if any.
     public var operationID: String?
     /// The quality of service the request was sent with.
@@ -42,12 +48,14 @@ public struct WireRequestContext: Hashable, Sendable {
         containerIdentifier: String,
         database: WireDatabaseScope,
         deviceID: String,
+        sessionToken: String? = nil,
         operationID: String? = nil,
         qualityOfService: WireQualityOfService = .default
     ) {
         self.containerIdentifier = containerIdentifier
         self.database = database
         self.deviceID = deviceID
+        self.sessionToken = sessionToken
         self.operationID = operationID
         self.qualityOfService = qualityOfService
     }

@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// The client side of one device: its identity, the session its account was signed in with,
+/// and whether a rate limit holds its requests back.
+///
+/// Every container object of one device shares this object, so a session change or a
+/// rate-limit hold reaches all of them. When the last of them goes away, the device is
+/// released: the service that registered it forgets it.
+package final class ClientDevice: Sendable {
+    /// The identity the service knows the device by.
+    package let id: String
+
+    private struct State {
+        var sessionToken: String?
+        var heldUntil: Date?
+    }
+
+    private let state: Mutex<State>
+    private let onRelease: (@Sendable (String) -> Void)?
+
+    /// Creates a device.
+    ///
+    /// - Parameters:
+    ///   - id: The identity the service knows the device by.
+    ///   - sessionToken: The session the service opened when the device signed in, if any.
+    ///   - onRelease: Called with `id` when the device goes away, so the service can forget it.
+    package init(id: String, sessionToken: String? = nil, onRelease: (@Sendable (String) -> Void)? = nil) {
+        self.id = id
+        self.state = Mutex(State(sessionToken: sessionToken))
+        self.onRelease = onRelease
+    }
+
+    deinit {
+        onRelease?(id)
+    }
+
+    /// The session of the account the device is signed in to: requests made now carry it.
+    package var sessionToken: String? {
+        get { state.withLock { $0.sessionToken } }
+        set { state.withLock { $0.sessionToken = newValue } }
+    }
+
+    /// Holds back every request until `date` (the later of this and any hold already set).
+    package func holdRequests(until date: Date) {
+        state.withLock { state in state.heldUntil = max(state.heldUntil ?? date, date) }
+    }
+
+    /// The seconds requests are still held back at `now`, or nil when they may go.
+    package func remainingHold(now: Date) -> TimeInterval? {
+        guard let until = state.withLock({ $0.heldUntil }), until > now else { return nil }
+        return until.timeIntervalSince(now)
+    }
+}
