@@ -67,17 +67,3 @@ extension Result {
         return (error as? CKError)?.code
     }
 }
-
-/// A value blocks on other threads write and the test reads.
-final class Captured<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-
-    init(_ value: Value) {
-        storage = Mutex(value)
-    }
-
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
-}

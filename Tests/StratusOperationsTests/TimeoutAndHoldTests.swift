@@ -1,6 +1,7 @@
 import Stratus
 import Synchronization
 import XCTest
+import _StratusTestSupport
 
 /// Timeouts on the shared clock, and the rate-limit hold of design.md.
 final class TimeoutAndHoldTests: OperationTestCase {
@@ -22,6 +23,7 @@ final class TimeoutAndHoldTests: OperationTestCase {
         }
         XCTAssertEqual(error.code, .networkFailure, file: file, line: line)
         XCTAssertEqual((error.userInfo[NSUnderlyingErrorKey] as? URLError)?.code, .timedOut, file: file, line: line)
+        XCTAssertTrue(error.localizedDescription.contains("may still have applied"), "a timed-out request may still land: \(error.localizedDescription)", file: file, line: line)
     }
 
     func testARequestSlowerThanTheRequestTimeoutFailsWithNetworkFailure() async {
@@ -122,5 +124,53 @@ extension TimeoutAndHoldTests {
         await XCTAssertThrowsErrorAsync { try await second.userRecordID() }
         XCTAssertEqual(server.requestCount, 1)
         XCTAssertTrue(CKContainer.default() === CKContainer.default())
+    }
+}
+
+extension TimeoutAndHoldTests {
+    func testASaveThatTimesOutIsStillAppliedAndItsErrorSaysSo() async throws {
+        server.delayNextRequests(1, by: 120)
+        let record = note("late")
+        let saved = expectation(description: "save finished")
+        let outcome = Captured<Result<Void, any Error>?>(nil)
+        let operation = CKModifyRecordsOperation(recordsToSave: [record])
+        operation.modifyRecordsResultBlock = { result in
+            outcome.value = result
+            saved.fulfill()
+        }
+        database.add(operation)
+        while server.requestLog.isEmpty { await Task.yield() }
+        clock.advance(by: 60)
+        await fulfillment(of: [saved], timeout: 10)
+        assertTimedOut(outcome)
+        clock.advance(by: 60)
+        // The server applied the save after the client gave up on it.
+        var fetched: CKRecord?
+        while fetched == nil {
+            fetched = try? await database.record(for: record.recordID)
+            await Task.yield()
+        }
+        XCTAssertNotNil(fetched?.recordChangeTag)
+    }
+
+    func testATimeoutOfNaNIsRefusedAndInfinityMeansNone() async {
+        let configuration = CKOperation.Configuration()
+        configuration.timeoutIntervalForRequest = .nan
+        XCTAssertEqual(configuration.timeoutIntervalForRequest, 0, "NaN means the default")
+        configuration.timeoutIntervalForResource = .nan
+        XCTAssertEqual(configuration.timeoutIntervalForResource, 0)
+
+        server.delayNextRequests(1, by: 1_000)
+        let (operation, done, outcome) = fetchOutcome {
+            $0.configuration.timeoutIntervalForRequest = .infinity
+            $0.configuration.timeoutIntervalForResource = .infinity
+        }
+        database.add(operation)
+        while server.requestLog.isEmpty { await Task.yield() }
+        clock.advance(by: 999)
+        XCTAssertNil(outcome.value, "an infinite timeout never fires")
+        clock.advance(by: 1)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertNotNil(outcome.value)
     }
 }

@@ -56,8 +56,8 @@ extension CloudServer {
     /// Makes the server take `delay` seconds, on its clock, to answer each of the next `count`
     /// requests, so that tests can reach the client's request and resource timeouts.
     ///
-    /// Any count is cheap, `Int.max` included. A delay that is not a number or negative counts
-    /// as zero, and one longer than ``longestKnobInterval`` (infinity included) is clamped to
+    /// Any count is cheap, `Int.max` included. A delay of zero answers at once; one that is
+    /// not a number or negative counts as zero, and one longer than ``longestKnobInterval`` (infinity included) is clamped to
     /// it, each with a warning on standard error.
     ///
     /// - Parameters:

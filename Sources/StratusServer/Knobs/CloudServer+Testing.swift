@@ -20,3 +20,12 @@ extension CloudServer {
         return zone.indexCount
     }
 }
+
+extension CloudServer {
+    /// How many devices the server knows: each container object's device until the last
+    /// container object of that device goes away.
+    @_spi(Testing)
+    public var registeredDeviceCount: Int {
+        registry.withLock { $0.devices.count }
+    }
+}

@@ -23,7 +23,7 @@ extension CloudServer {
                 registry.withLock { registry in
                     registry.requestLog.append(record)
                     let bound = registry.bind(context)
-                    if let delay = registry.pendingDelays.popFirst() {
+                    if let delay = registry.pendingDelays.popFirst(), delay > 0 {
                         clock.schedule(after: delay) { continuation.resume(returning: bound) }
                     } else {
                         continuation.resume(returning: bound)

@@ -8,6 +8,10 @@ import Foundation
 public final class SystemClock: CloudClock {
     private let queue = DispatchQueue(label: "stratus.system-clock")
 
+    /// The longest wait a timer is scheduled for: about 31 years. A timer due later never
+    /// fires (nothing in a process waits that long), so no deadline overflows Dispatch's time.
+    static let longestWait: TimeInterval = 1e9
+
     /// Creates a clock that reads `Date()`.
     public init() {}
 
@@ -18,7 +22,10 @@ public final class SystemClock: CloudClock {
     @discardableResult
     public func schedule(at deadline: Date, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         let timer = ClockTimer()
-        let delay = max(0, deadline.timeIntervalSinceNow)
+        let interval = deadline.timeIntervalSinceNow
+        // A deadline further away than Dispatch can count (or not a date at all) never comes.
+        guard interval < Self.longestWait else { return timer }
+        let delay = interval > 0 ? interval : 0
         queue.asyncAfter(deadline: .now() + delay) {
             if timer.claimForFiring() { action() }
         }
