@@ -156,6 +156,45 @@ final class CallbackContractTests: OperationTestCase {
         XCTAssertEqual(perRecord.withLock { $0 }, ["new true"])
     }
 
+    func testLegacyBlocksOfQueryAndZoneOperationsRunWhenNoModernBlockIsSet() async throws {
+        try await seed([note("a")])
+        let log = EventLog()
+        let queried = expectation(description: "queried")
+        let query = CKQueryOperation(query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        let legacyQuery: any LegacyQueryBlocks = query
+        legacyQuery.recordFetchedBlock = { record in log.append("fetched \(record.recordID.recordName)") }
+        legacyQuery.queryCompletionBlock = { cursor, error in
+            log.append("query done \(cursor == nil) \(error == nil)")
+            queried.fulfill()
+        }
+        database.add(query)
+        await fulfillment(of: [queried], timeout: 10)
+
+        let modified = expectation(description: "zones modified")
+        let modify = CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneName: "z")], recordZoneIDsToDelete: nil)
+        (modify as any LegacyModifyRecordZonesBlocks).modifyRecordZonesCompletionBlock = { saved, deleted, error in
+            log.append("saved \(saved?.map(\.zoneID.zoneName) ?? []) deleted \(deleted?.count ?? -1) \(error == nil)")
+            modified.fulfill()
+        }
+        database.add(modify)
+        await fulfillment(of: [modified], timeout: 10)
+
+        let listed = expectation(description: "zones listed")
+        let fetch = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
+        (fetch as any LegacyFetchRecordZonesBlocks).fetchRecordZonesCompletionBlock = { zones, error in
+            log.append("zones \(zones?.keys.map(\.zoneName).sorted() ?? []) \(error == nil)")
+            listed.fulfill()
+        }
+        database.add(fetch)
+        await fulfillment(of: [listed], timeout: 10)
+
+        XCTAssertEqual(log.all, [
+            "fetched a", "query done true true",
+            "saved [\"z\"] deleted 0 true",
+            "zones [\"_defaultZone\", \"z\"] true",
+        ])
+    }
+
     func testFinalBlockHasReturnedBeforeTheOperationIsFinished() async throws {
         try await seed([note("a")])
         let done = expectation(description: "dependent ran")

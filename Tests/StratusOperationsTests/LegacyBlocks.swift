@@ -13,6 +13,19 @@ protocol LegacyModifyRecordsBlocks: AnyObject {
     var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? { get set }
 }
 
+protocol LegacyQueryBlocks: AnyObject {
+    var recordFetchedBlock: ((CKRecord) -> Void)? { get set }
+    var queryCompletionBlock: ((CKQueryOperation.Cursor?, (any Error)?) -> Void)? { get set }
+}
+
+protocol LegacyFetchRecordZonesBlocks: AnyObject {
+    var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? { get set }
+}
+
+protocol LegacyModifyRecordZonesBlocks: AnyObject {
+    var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? { get set }
+}
+
 protocol LegacyConfigurationSpellings: AnyObject {
     var container: CKContainer? { get set }
     var allowsCellularAccess: Bool { get set }
@@ -25,5 +38,11 @@ protocol LegacyConfigurationSpellings: AnyObject {
 extension CKFetchRecordsOperation: LegacyFetchRecordsBlocks {}
 
 extension CKModifyRecordsOperation: LegacyModifyRecordsBlocks {}
+
+extension CKQueryOperation: LegacyQueryBlocks {}
+
+extension CKFetchRecordZonesOperation: LegacyFetchRecordZonesBlocks {}
+
+extension CKModifyRecordZonesOperation: LegacyModifyRecordZonesBlocks {}
 
 extension CKOperation: LegacyConfigurationSpellings {}

@@ -14,6 +14,9 @@ import StratusWire
 /// - the final block has returned before the operation is finished, so an operation that
 ///   depends on this one always sees its results; the standard `completionBlock` runs after
 ///   that, once, and is then released;
+/// - once the final block has returned, every block is released (reading one gives nil), so
+///   blocks that capture the operation do not keep it alive; a block set after that is never
+///   called and is dropped at once;
 /// - cancelling takes effect between requests: cancelled before its request is sent, an
 ///   operation sends nothing and reports `operationCancelled` to every item and its final
 ///   block; a request already sent reports the server's real results.
@@ -46,6 +49,9 @@ public class CKOperation: Operation, @unchecked Sendable {
     private let resourceDeadline = Locked<Date?>(nil)
     /// Set when a Stratus queue took the operation, so a second `add(_:)` can be refused.
     let isEnqueuedByStratus = Locked(false)
+    /// Every block of the operation and its subclass, each under its property's name; all are
+    /// released once the final block has returned.
+    let blocks = OperationBlocks()
 
     /// Creates an operation with a fresh configuration.
     public override init() {
@@ -69,12 +75,11 @@ public class CKOperation: Operation, @unchecked Sendable {
     }
 
     /// Called once a long-lived operation is persisted. Long-lived operations are not in this
-    /// release; the block is kept and never called.
+    /// release; the block is kept until the operation finishes and is never called.
     public var longLivedOperationWasPersistedBlock: (() -> Void)? {
-        get { storedLongLivedBlock.value.value }
-        set { storedLongLivedBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
-    private let storedLongLivedBlock = Locked(UncheckedBox<(() -> Void)?>(value: nil))
 
     /// The configuration in effect: the operation's own values over its group's.
     var resolvedConfiguration: Configuration.Values {
@@ -204,12 +209,6 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// Reports `operationCancelled` to every item and the final block. Subclasses override it.
     func reportCancellation() {}
 
-    /// Drops every block once the operation is finished, so blocks that capture the operation
-    /// do not keep it alive. Subclasses override it and call super.
-    func releaseBlocks() {
-        storedLongLivedBlock.value = UncheckedBox(value: nil)
-    }
-
     // MARK: - Callbacks
 
     /// Runs `body` on the operation's serial callback queue, after every block queued before it.
@@ -225,7 +224,7 @@ public class CKOperation: Operation, @unchecked Sendable {
         let queue = callbackQueue
         queue.async {
             box.value()
-            self.releaseBlocks()
+            self.blocks.releaseAll()
             let afterFinishing = self.afterFinishing.exchange(nil)
             self.transition(to: .finished)
             // Run the hook from a block that does not hold the operation, so whoever it wakes

@@ -84,38 +84,32 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
 
     // MARK: - Per-item callbacks
 
-    private let matchedBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
-    private let legacyFetchedBlock = Locked(UncheckedBox<((CKRecord) -> Void)?>(value: nil))
-
     /// Called once per matching record, in the query's order.
     public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { matchedBlock.value.value }
-        set { matchedBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy per-record block; ignored when ``recordMatchedBlock`` is set.
     @available(*, deprecated, renamed: "recordMatchedBlock")
     public var recordFetchedBlock: ((CKRecord) -> Void)? {
-        get { legacyFetchedBlock.value.value }
-        set { legacyFetchedBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Completion
 
-    private let finalBlock = Locked(UncheckedBox<((Result<Cursor?, any Error>) -> Void)?>(value: nil))
-    private let legacyFinalBlock = Locked(UncheckedBox<((Cursor?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called once, last, with the cursor of the next page (nil when there is none) or the error.
     public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)? {
-        get { finalBlock.value.value }
-        set { finalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy final block; ignored when ``queryResultBlock`` is set.
     @available(*, deprecated, renamed: "queryResultBlock")
     public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)? {
-        get { legacyFinalBlock.value.value }
-        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Request
@@ -165,23 +159,15 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     private func deliverResults(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {
-        if let matched = matchedBlock.value.value {
+        if let matched = recordMatchedBlock {
             for record in records { matched(record.recordID, .success(record)) }
-        } else if let legacy = legacyFetchedBlock.value.value {
+        } else if let legacy: (CKRecord) -> Void = blocks.get("recordFetchedBlock") {
             for record in records { legacy(record) }
         }
-        if let final = finalBlock.value.value {
+        if let final = queryResultBlock {
             final(failure.map { .failure($0) } ?? .success(cursor))
-        } else if let legacyFinal = legacyFinalBlock.value.value {
+        } else if let legacyFinal: (Cursor?, (any Error)?) -> Void = blocks.get("queryCompletionBlock") {
             legacyFinal(cursor, failure)
         }
-    }
-
-    override func releaseBlocks() {
-        super.releaseBlocks()
-        matchedBlock.value = UncheckedBox(value: nil)
-        legacyFetchedBlock.value = UncheckedBox(value: nil)
-        finalBlock.value = UncheckedBox(value: nil)
-        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }

@@ -52,48 +52,41 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
 
     // MARK: - Per-item callbacks
 
-    private let progressBlock = Locked(UncheckedBox<((CKRecord.ID, Double) -> Void)?>(value: nil))
-    private let resultBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
-    private let legacyRecordBlock = Locked(UncheckedBox<((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called at least once per record with its download progress, ending at exactly 1.0
     /// before the record's result; values in between come only for records with assets.
     public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)? {
-        get { progressBlock.value.value }
-        set { progressBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// Called once per record with the record or why it could not be fetched.
     public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { resultBlock.value.value }
-        set { resultBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy per-record block; ignored when ``perRecordResultBlock`` is set.
     @available(*, deprecated, renamed: "perRecordResultBlock")
     public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? {
-        get { legacyRecordBlock.value.value }
-        set { legacyRecordBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Completion
 
-    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
-    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-record failures.
     public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { finalBlock.value.value }
-        set { finalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy final block, with the fetched records by ID; ignored when
     /// ``fetchRecordsResultBlock`` is set.
     @available(*, deprecated, renamed: "fetchRecordsResultBlock")
     public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? {
-        get { legacyFinalBlock.value.value }
-        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Request
@@ -133,9 +126,9 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
 
     /// Calls the per-record blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)], failure: CKError?) {
-        let progress = progressBlock.value.value
-        let perRecord = resultBlock.value.value
-        let legacyPerRecord = legacyRecordBlock.value.value
+        let progress = perRecordProgressBlock
+        let perRecord = perRecordResultBlock
+        let legacyPerRecord: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? = blocks.get("perRecordCompletionBlock")
         for (recordID, result) in results {
             if case .success(let record) = result, let progress {
                 if record.hasAssets { progress(recordID, 0.5) }
@@ -151,21 +144,12 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
             }
         }
         let error = failure ?? CKError.partialFailure(of: results)
-        if let final = finalBlock.value.value {
+        if let final = fetchRecordsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal = legacyFinalBlock.value.value {
+        } else if let legacyFinal: ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void = blocks.get("fetchRecordsCompletionBlock") {
             let fetched = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
             legacyFinal(failure == nil ? fetched : nil, error)
         }
-    }
-
-    override func releaseBlocks() {
-        super.releaseBlocks()
-        progressBlock.value = UncheckedBox(value: nil)
-        resultBlock.value = UncheckedBox(value: nil)
-        legacyRecordBlock.value = UncheckedBox(value: nil)
-        finalBlock.value = UncheckedBox(value: nil)
-        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }
 

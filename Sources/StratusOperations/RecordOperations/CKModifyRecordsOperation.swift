@@ -75,57 +75,49 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     // MARK: - Per-item callbacks
 
-    private let progressBlock = Locked(UncheckedBox<((CKRecord, Double) -> Void)?>(value: nil))
-    private let saveBlock = Locked(UncheckedBox<((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?>(value: nil))
-    private let deleteBlock = Locked(UncheckedBox<((CKRecord.ID, Result<Void, any Error>) -> Void)?>(value: nil))
-    private let legacyRecordBlock = Locked(UncheckedBox<((CKRecord, (any Error)?) -> Void)?>(value: nil))
-
     /// Called at least once per record saved with its upload progress, ending at exactly 1.0
     /// before the record's result; values in between come only for records with assets.
     public var perRecordProgressBlock: ((CKRecord, Double) -> Void)? {
-        get { progressBlock.value.value }
-        set { progressBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// Called once per record to save: the saved record (a new object with the server's change
     /// tag) or why it was not saved.
     public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { saveBlock.value.value }
-        set { saveBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// Called once per record to delete. Records deleted by a cascade are not reported.
     public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)? {
-        get { deleteBlock.value.value }
-        set { deleteBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy per-record block, with the record you passed; ignored when
     /// ``perRecordSaveBlock`` is set.
     @available(*, deprecated, renamed: "perRecordSaveBlock")
     public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? {
-        get { legacyRecordBlock.value.value }
-        set { legacyRecordBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Completion
 
-    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
-    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats every failed item, keyed by the IDs you passed.
     public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { finalBlock.value.value }
-        set { finalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy final block, with the saved records and deleted IDs; ignored when
     /// ``modifyRecordsResultBlock`` is set.
     @available(*, deprecated, renamed: "modifyRecordsResultBlock")
     public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? {
-        get { legacyFinalBlock.value.value }
-        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Request
@@ -168,9 +160,9 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     /// Calls the per-record blocks in order, then the final block. Runs on the callback queue.
     private func deliver(_ plan: ModifyRecordsPlan, failure: CKError?) {
-        let progress = progressBlock.value.value
-        let perSave = saveBlock.value.value
-        let legacyPerRecord = legacyRecordBlock.value.value
+        let progress = perRecordProgressBlock
+        let perSave = perRecordSaveBlock
+        let legacyPerRecord: ((CKRecord, (any Error)?) -> Void)? = blocks.get("perRecordCompletionBlock")
         for (record, (recordID, result)) in zip(plan.saves, plan.orderedSaveResults) {
             if case .success = result, let progress {
                 if record.hasAssets { progress(record, 0.5) }
@@ -185,26 +177,16 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
                 }
             }
         }
-        if let perDelete = deleteBlock.value.value {
+        if let perDelete = perRecordDeleteBlock {
             for (recordID, result) in plan.orderedDeleteResults { perDelete(recordID, result) }
         }
         let error = failure ?? plan.partialFailure
-        if let final = finalBlock.value.value {
+        if let final = modifyRecordsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal = legacyFinalBlock.value.value {
+        } else if let legacyFinal: ([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordsCompletionBlock") {
             let saved = plan.orderedSaveResults.compactMap { try? $0.1.get() }
             let deleted = plan.orderedDeleteResults.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
             legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
         }
-    }
-
-    override func releaseBlocks() {
-        super.releaseBlocks()
-        progressBlock.value = UncheckedBox(value: nil)
-        saveBlock.value = UncheckedBox(value: nil)
-        deleteBlock.value = UncheckedBox(value: nil)
-        legacyRecordBlock.value = UncheckedBox(value: nil)
-        finalBlock.value = UncheckedBox(value: nil)
-        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }

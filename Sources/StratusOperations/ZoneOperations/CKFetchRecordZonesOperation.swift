@@ -36,32 +36,27 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
 
     // MARK: - Per-item callbacks
 
-    private let resultBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?>(value: nil))
-
     /// Called once per zone with the zone or why it could not be fetched.
     public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
-        get { resultBlock.value.value }
-        set { resultBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Completion
 
-    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
-    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-zone failures.
     public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { finalBlock.value.value }
-        set { finalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy final block, with the zones by ID; ignored when
     /// ``fetchRecordZonesResultBlock`` is set.
     @available(*, deprecated, renamed: "fetchRecordZonesResultBlock")
     public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? {
-        get { legacyFinalBlock.value.value }
-        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Request
@@ -110,22 +105,15 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
     }
 
     private func deliverResults(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
-        if let perZone = resultBlock.value.value {
+        if let perZone = perRecordZoneResultBlock {
             for (zoneID, result) in results { perZone(zoneID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: results)
-        if let final = finalBlock.value.value {
+        if let final = fetchRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal = legacyFinalBlock.value.value {
+        } else if let legacyFinal: ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void = blocks.get("fetchRecordZonesCompletionBlock") {
             let zones = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
             legacyFinal(failure == nil ? zones : nil, error)
         }
-    }
-
-    override func releaseBlocks() {
-        super.releaseBlocks()
-        resultBlock.value = UncheckedBox(value: nil)
-        finalBlock.value = UncheckedBox(value: nil)
-        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }

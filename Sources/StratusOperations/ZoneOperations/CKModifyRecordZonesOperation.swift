@@ -39,39 +39,33 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
 
     // MARK: - Per-item callbacks
 
-    private let saveBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?>(value: nil))
-    private let deleteBlock = Locked(UncheckedBox<((CKRecordZone.ID, Result<Void, any Error>) -> Void)?>(value: nil))
-
     /// Called once per zone to save with the zone as the server has it, or why not.
     public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
-        get { saveBlock.value.value }
-        set { saveBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// Called once per zone to delete.
     public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)? {
-        get { deleteBlock.value.value }
-        set { deleteBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Completion
 
-    private let finalBlock = Locked(UncheckedBox<((Result<Void, any Error>) -> Void)?>(value: nil))
-    private let legacyFinalBlock = Locked(UncheckedBox<(([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?>(value: nil))
-
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-zone failures.
     public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { finalBlock.value.value }
-        set { finalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     /// The legacy final block, with the saved zones and deleted IDs; ignored when
     /// ``modifyRecordZonesResultBlock`` is set.
     @available(*, deprecated, renamed: "modifyRecordZonesResultBlock")
     public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
-        get { legacyFinalBlock.value.value }
-        set { legacyFinalBlock.value = UncheckedBox(value: newValue) }
+        get { blocks.get() }
+        set { blocks.set(newValue) }
     }
 
     // MARK: - Request
@@ -128,27 +122,19 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
         failure: CKError?
     ) {
-        if let perSave = saveBlock.value.value {
+        if let perSave = perRecordZoneSaveBlock {
             for (zoneID, result) in saves { perSave(zoneID, result) }
         }
-        if let perDelete = deleteBlock.value.value {
+        if let perDelete = perRecordZoneDeleteBlock {
             for (zoneID, result) in deletes { perDelete(zoneID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
-        if let final = finalBlock.value.value {
+        if let final = modifyRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal = legacyFinalBlock.value.value {
+        } else if let legacyFinal: ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordZonesCompletionBlock") {
             let saved = saves.compactMap { try? $0.1.get() }
             let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
             legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
         }
-    }
-
-    override func releaseBlocks() {
-        super.releaseBlocks()
-        saveBlock.value = UncheckedBox(value: nil)
-        deleteBlock.value = UncheckedBox(value: nil)
-        finalBlock.value = UncheckedBox(value: nil)
-        legacyFinalBlock.value = UncheckedBox(value: nil)
     }
 }
