@@ -57,8 +57,20 @@ public enum WireValidation {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
-    /// Everything about one record to save that needs no server state: its names, type, field
-    /// keys, every value (see
+    /// The name of a record to save: a valid record name (``checkRecordName(_:)``) that is not
+    /// `__defaultOwner__`. That name stands for the current user's record when a record is
+    /// looked up, as in CloudKit, so a record saved under it could never be fetched; it is
+    /// reserved in every zone. Lookups and deletes still accept it.
+    public static func checkRecordNameToSave(_ name: String) -> WireError? {
+        if let error = checkRecordName(name) { return error }
+        if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) {
+            return WireError(.invalidArguments, "record name '\(WireZoneID.currentUserOwnerName)' is reserved: it stands for the current user's record in lookups, so no record can be saved under it")
+        }
+        return nil
+    }
+
+    /// Everything about one record to save that needs no server state: its names (the record
+    /// name not reserved), type, field keys, every value (see
     /// ``checkFieldValue(_:forKey:encrypted:of:)``), references (same zone only; a parent
     /// never `deleteSelf`) and size.
     ///
@@ -66,7 +78,7 @@ public enum WireValidation {
     /// the server stores nothing the client would refuse to send.
     public static func checkRecordToSave(_ save: WireRecordSave) -> WireError? {
         let record = save.record
-        if let error = checkRecordName(record.recordID.recordName) { return error }
+        if let error = checkRecordNameToSave(record.recordID.recordName) { return error }
         if let error = checkZoneName(record.recordID.zoneID.zoneName) { return error }
         if let error = checkRecordType(record.recordType) { return error }
         for key in record.fields.keys.sorted() + record.encryptedFields.keys.sorted() + save.removedKeys + save.removedEncryptedKeys {
