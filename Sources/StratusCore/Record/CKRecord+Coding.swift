@@ -35,8 +35,8 @@ extension CKRecord {
         case .record:
             state = State(
                 snapshot: try WireRecord.read(from: &reader),
-                plain: try FieldChanges.read(from: &reader),
-                encrypted: try FieldChanges.read(from: &reader),
+                plain: try FieldChanges.read(from: &reader, encrypted: false),
+                encrypted: try FieldChanges.read(from: &reader, encrypted: true),
                 parentChanged: try reader.readBool()
             )
         case .recordSystemFields:
@@ -68,10 +68,12 @@ extension FieldChanges {
         for key in rejections.keys.sorted() { writer.write(rejections[key] ?? "") }
     }
 
-    static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> FieldChanges {
+    /// Reads what ``write(to:)`` wrote; the ancestor values must be values a record's plain or
+    /// (when `encrypted`) encrypted fields can hold, as the current ones must.
+    static func read(from reader: inout BinaryReader, encrypted: Bool) throws(BinaryFormatError) -> FieldChanges {
         var changes = FieldChanges()
         changes.changed = Set(try reader.readStrings())
-        if try reader.readBool() { changes.ancestor = try WireFieldValue.readFields(from: &reader) }
+        if try reader.readBool() { changes.ancestor = try WireFieldValue.readFields(from: &reader, encrypted: encrypted) }
         let keys = try reader.readStrings()
         for key in keys { changes.rejections[key] = try reader.readString() }
         guard changes.rejections.count == keys.count else { throw BinaryFormatError("a rejected key appears twice") }

@@ -9,7 +9,9 @@ extension CKRecord {
 /// A record's identity: its name and its zone. Swift code spells it `CKRecord.ID`.
 ///
 /// Equal names and zones make equal IDs (`isEqual`/`hash`), so IDs work as dictionary keys,
-/// also inside `AnyHashable`, as in ``CKError/partialErrorsByItemID``.
+/// also inside `AnyHashable`, as in ``CKError/partialErrorsByItemID``. Names are equal when
+/// their UTF-8 bytes are, as the server stores them: the canonically equivalent but
+/// differently spelled `"Zon\u{E9}"` and `"Zone\u{301}"` name two records.
 ///
 /// The class is declared at the top level, under CloudKit's Objective-C name, because
 /// `NSKeyedArchiver` on Linux cannot archive an object of a nested class.
@@ -40,17 +42,18 @@ public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked S
         WireRecordID(recordName: recordName, zoneID: zoneID.wireValue)
     }
 
-    /// Whether `object` is a record ID with the same name and zone.
+    /// Whether `object` is a record ID with the same name (byte for byte) and zone.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CKRecordID else { return false }
-        return other === self || (other.recordName == recordName && other.zoneID.isEqual(zoneID))
+        return other === self || (other.recordName.hasSameUTF8Bytes(as: recordName) && other.zoneID.isEqual(zoneID))
     }
 
-    /// A hash consistent with ``isEqual(_:)``.
+    /// A hash of the names' UTF-8 bytes, consistent with ``isEqual(_:)``.
     public override var hash: Int {
         var hasher = Hasher()
-        hasher.combine(recordName)
-        hasher.combine(zoneID.hash)
+        recordName.hashUTF8Bytes(into: &hasher)
+        zoneID.zoneName.hashUTF8Bytes(into: &hasher)
+        zoneID.ownerName.hashUTF8Bytes(into: &hasher)
         return hasher.finalize()
     }
 

@@ -12,7 +12,9 @@ extension CKRecordZone {
 /// A zone's identity: its name and its owner. Swift code spells it `CKRecordZone.ID`.
 ///
 /// Equal names and owners make equal IDs (`isEqual`/`hash`), so IDs work as dictionary keys,
-/// also inside `AnyHashable`.
+/// also inside `AnyHashable`. Names are equal when their UTF-8 bytes are, as the server stores
+/// them: the canonically equivalent but differently spelled `"Zon\u{E9}"` and `"Zone\u{301}"`
+/// name two zones.
 ///
 /// The class is declared at the top level, under CloudKit's Objective-C name, because
 /// `NSKeyedArchiver` on Linux cannot archive an object of a nested class.
@@ -47,17 +49,18 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @uncheck
 
     package var wireValue: WireZoneID { WireZoneID(zoneName: zoneName, ownerName: ownerName) }
 
-    /// Whether `object` is a zone ID with the same name and owner.
+    /// Whether `object` is a zone ID with the same name and owner, byte for byte.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CKRecordZoneID else { return false }
-        return other === self || (other.zoneName == zoneName && other.ownerName == ownerName)
+        return other === self
+            || (other.zoneName.hasSameUTF8Bytes(as: zoneName) && other.ownerName.hasSameUTF8Bytes(as: ownerName))
     }
 
-    /// A hash consistent with ``isEqual(_:)``.
+    /// A hash of the names' UTF-8 bytes, consistent with ``isEqual(_:)``.
     public override var hash: Int {
         var hasher = Hasher()
-        hasher.combine(zoneName)
-        hasher.combine(ownerName)
+        zoneName.hashUTF8Bytes(into: &hasher)
+        ownerName.hashUTF8Bytes(into: &hasher)
         return hasher.finalize()
     }
 

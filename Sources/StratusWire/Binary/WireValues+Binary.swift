@@ -111,7 +111,8 @@ extension WireFieldValue {
         }
     }
 
-    /// Reads one value; a list may not hold another list, and its elements must share one kind.
+    /// Reads one value; a list may not hold another list, its elements must share one kind,
+    /// and doubles and dates must be finite.
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireFieldValue {
         try read(from: &reader, insideList: false)
     }
@@ -122,7 +123,10 @@ extension WireFieldValue {
         switch tag {
         case .string: return .string(try reader.readString())
         case .int64: return .int64(try reader.readInt64())
-        case .double: return .double(try reader.readDouble())
+        case .double:
+            let number = try reader.readDouble()
+            guard number.isFinite else { throw BinaryFormatError("double \(number) is not finite") }
+            return .double(number)
         case .date: return .date(try reader.readDate())
         case .bytes: return .bytes(try reader.readData())
         case .reference: return .reference(try WireReference.read(from: &reader))
@@ -152,15 +156,23 @@ extension WireFieldValue {
         }
     }
 
-    /// Reads a dictionary written by ``write(_:to:)``; a repeated key is refused.
-    package static func readFields(from reader: inout BinaryReader) throws(BinaryFormatError) -> [String: WireFieldValue] {
+    /// Reads a dictionary written by ``write(_:to:)``; a repeated key is refused, and so is
+    /// any value a record could not hold (``WireValidation/problem(with:encrypted:)``).
+    ///
+    /// - Parameter encrypted: Whether the fields are a record's encrypted ones, which hold
+    ///   neither references nor assets.
+    package static func readFields(from reader: inout BinaryReader, encrypted: Bool = false) throws(BinaryFormatError) -> [String: WireFieldValue] {
         let count = try reader.readCount(minimumItemSize: 6)
         var fields: [String: WireFieldValue] = [:]
         fields.reserveCapacity(count)
         for _ in 0..<count {
             let key = try reader.readString()
             guard fields[key] == nil else { throw BinaryFormatError("field '\(key)' appears twice") }
-            fields[key] = try read(from: &reader)
+            let value = try read(from: &reader)
+            if let problem = WireValidation.problem(with: value, encrypted: encrypted) {
+                throw BinaryFormatError("\(encrypted ? "encrypted field" : "field") '\(key)' \(problem)")
+            }
+            fields[key] = value
         }
         return fields
     }
@@ -193,7 +205,7 @@ extension WireRecord {
             parent: try WireReference.readOptional(from: &reader),
             share: try WireReference.readOptional(from: &reader),
             fields: try WireFieldValue.readFields(from: &reader),
-            encryptedFields: try WireFieldValue.readFields(from: &reader)
+            encryptedFields: try WireFieldValue.readFields(from: &reader, encrypted: true)
         )
     }
 }

@@ -57,21 +57,40 @@ public enum WireValidation {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
-    /// Everything about one record to save that needs no server state: its names, type, field
-    /// keys, references (same zone only; a parent never `deleteSelf`) and size.
+    /// The name of a record to save: a valid record name (``checkRecordName(_:)``) that is not
+    /// `__defaultOwner__`. That name stands for the current user's record when a record is
+    /// looked up, as in CloudKit, so a record saved under it could never be fetched; it is
+    /// reserved in every zone. Lookups and deletes still accept it.
+    public static func checkRecordNameToSave(_ name: String) -> WireError? {
+        if let error = checkRecordName(name) { return error }
+        if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) {
+            return WireError(.invalidArguments, "record name '\(WireZoneID.currentUserOwnerName)' is reserved: it stands for the current user's record in lookups, so no record can be saved under it")
+        }
+        return nil
+    }
+
+    /// Everything about one record to save that needs no server state: its names (the record
+    /// name not reserved), type, field keys, every value (see
+    /// ``checkFieldValue(_:forKey:encrypted:of:)``), references (same zone only; a parent
+    /// never `deleteSelf`) and size.
+    ///
+    /// The client runs it before sending a save and the server again before storing one, so
+    /// the server stores nothing the client would refuse to send.
     public static func checkRecordToSave(_ save: WireRecordSave) -> WireError? {
         let record = save.record
-        if let error = checkRecordName(record.recordID.recordName) { return error }
+        if let error = checkRecordNameToSave(record.recordID.recordName) { return error }
         if let error = checkZoneName(record.recordID.zoneID.zoneName) { return error }
         if let error = checkRecordType(record.recordType) { return error }
         for key in record.fields.keys.sorted() + record.encryptedFields.keys.sorted() + save.removedKeys + save.removedEncryptedKeys {
             if let error = checkFieldKey(key) { return error }
         }
         for key in record.fields.keys.sorted() {
-            if let error = checkReferences(in: record.fields[key], key: key, of: record.recordID) { return error }
+            guard let value = record.fields[key] else { continue }
+            if let error = checkFieldValue(value, forKey: key, encrypted: false, of: record.recordID) { return error }
         }
-        for (key, value) in record.fields.merging(record.encryptedFields, uniquingKeysWith: { first, _ in first }) where !value.isFinite {
-            return WireError(.invalidArguments, "field '\(key)' of record '\(record.recordID.recordName)' holds a number that is not finite")
+        for key in record.encryptedFields.keys.sorted() {
+            guard let value = record.encryptedFields[key] else { continue }
+            if let error = checkFieldValue(value, forKey: key, encrypted: true, of: record.recordID) { return error }
         }
         if let parent = record.parent {
             if parent.recordID.zoneID != record.recordID.zoneID {
@@ -88,14 +107,65 @@ public enum WireValidation {
         return nil
     }
 
-    private static func checkReferences(in value: WireFieldValue?, key: String, of recordID: WireRecordID) -> WireError? {
+    /// One field value of a record to save must be one a `CKRecord` can hold: every double and
+    /// date finite; a list holding values of one kind and never another list; no
+    /// `CKRecord.Reference` or `CKAsset` (nor a list of them) in an encrypted field, whatever
+    /// the reference's action; and references only to records of the record's own zone.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: The field's key, for the message.
+    ///   - encrypted: Whether the value is in the record's `encryptedValues`.
+    ///   - recordID: The record, for the message and the zone its references must stay in.
+    /// - Returns: nil, or an `invalidArguments` error naming the record and the field.
+    public static func checkFieldValue(_ value: WireFieldValue, forKey key: String, encrypted: Bool, of recordID: WireRecordID) -> WireError? {
+        if let problem = problem(with: value, encrypted: encrypted) {
+            return WireError(.invalidArguments, "\(encrypted ? "encrypted field" : "field") '\(key)' of record '\(recordID.recordName)' \(problem)")
+        }
+        return checkReferences(in: value, key: key, of: recordID)
+    }
+
+    /// Why `value` cannot be stored in a record, as the rest of a sentence that starts with the
+    /// field's name ("holds a list inside a list…"), or nil when it can. It checks what every
+    /// value must satisfy wherever it comes from (a request or an archive), but not where a
+    /// reference points.
+    package static func problem(with value: WireFieldValue, encrypted: Bool) -> String? {
         switch value {
-        case .reference(let reference)?:
+        case .string, .int64, .bytes:
+            return nil
+        case .double(let number):
+            return number.isFinite ? nil : "holds \(number), which is not a finite number; CloudKit stores only finite doubles"
+        case .date(let date):
+            return date.timeIntervalSinceReferenceDate.isFinite ? nil : "holds a date that is not finite (\(date.timeIntervalSinceReferenceDate) seconds); CloudKit stores only finite dates"
+        case .reference:
+            return encrypted ? "holds a CKRecord.Reference; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
+        case .asset:
+            return encrypted ? "holds a CKAsset; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
+        case .list(let elements):
+            let first = elements.first?.kind
+            for (index, element) in elements.enumerated() {
+                if case .list = element {
+                    return "holds a list inside a list (element \(index)); a list never holds another list"
+                }
+                if let first, element.kind != first {
+                    return "holds a list that mixes \(first) and \(element.kind) (element \(index)); a list holds values of one type"
+                }
+                if let problem = problem(with: element, encrypted: encrypted) {
+                    return "holds a list whose element \(index) \(problem)"
+                }
+            }
+            return nil
+        }
+    }
+
+    private static func checkReferences(in value: WireFieldValue, key: String, of recordID: WireRecordID) -> WireError? {
+        switch value {
+        case .reference(let reference):
             if reference.recordID.zoneID != recordID.zoneID {
                 return WireError(.invalidArguments, "field '\(key)' of record '\(recordID.recordName)' references zone '\(reference.recordID.zoneID.zoneName)'; references must stay in the record's zone")
             }
             return nil
-        case .list(let values)?:
+        case .list(let values):
             for element in values {
                 if let error = checkReferences(in: element, key: key, of: recordID) { return error }
             }

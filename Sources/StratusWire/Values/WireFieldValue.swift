@@ -86,12 +86,15 @@ extension WireFieldValue {
 
 extension WireFieldValue: CustomStringConvertible {
     /// The value as a developer reads it: `"text"`, `12`, `2.5`, a date, `<3 bytes>`, a
-    /// reference's record name, an asset's file, or a bracketed list.
+    /// reference's record name, an asset's file, or a bracketed list. A date that is not a
+    /// number (which no record holds) reads `date(nan)`: Foundation's description of such a
+    /// date traps on Linux.
     public var description: String {
         switch self {
         case .string(let value): "\"\(value)\""
         case .int64(let value): "\(value)"
         case .double(let value): "\(value)"
+        case .date(let value) where value.timeIntervalSinceReferenceDate.isNaN: "date(nan)"
         case .date(let value): "\(value)"
         case .bytes(let value): "<\(value.count) bytes>"
         case .reference(let value): "->\(value.recordID.recordName)\(value.action == .deleteSelf ? " (deleteSelf)" : "")"

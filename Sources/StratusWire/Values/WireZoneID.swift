@@ -1,6 +1,8 @@
 /// A record zone's identity as it crosses the client/server boundary.
 ///
-/// The value twin of `CKRecordZone.ID`: a zone name and the name of the user who owns it.
+/// The value twin of `CKRecordZone.ID`: a zone name and the name of the user who owns it. Two
+/// IDs are equal when both names have the same UTF-8 bytes, as a server stores them; canonical
+/// equivalence (Swift's `String` equality) is not enough. ``WireName`` explains the rule.
 public struct WireZoneID: Hashable, Sendable, Codable {
     /// CloudKit's name of every database's default zone: `_defaultZone`.
     public static let defaultZoneName = "_defaultZone"
@@ -21,5 +23,16 @@ public struct WireZoneID: Hashable, Sendable, Codable {
     }
 
     /// Whether this is the database's default zone.
-    public var isDefaultZone: Bool { zoneName == WireZoneID.defaultZoneName }
+    public var isDefaultZone: Bool { zoneName.hasSameUTF8Bytes(as: WireZoneID.defaultZoneName) }
+
+    /// Whether the two IDs have byte-for-byte equal zone names and owner names.
+    public static func == (lhs: WireZoneID, rhs: WireZoneID) -> Bool {
+        lhs.zoneName.hasSameUTF8Bytes(as: rhs.zoneName) && lhs.ownerName.hasSameUTF8Bytes(as: rhs.ownerName)
+    }
+
+    /// Hashes the UTF-8 bytes of the zone name and the owner name.
+    public func hash(into hasher: inout Hasher) {
+        zoneName.hashUTF8Bytes(into: &hasher)
+        ownerName.hashUTF8Bytes(into: &hasher)
+    }
 }
