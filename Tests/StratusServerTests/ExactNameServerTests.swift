@@ -10,20 +10,20 @@ final class ExactNameServerTests: ServerTestCase {
     func testCanonicallyEquivalentZoneNamesAreTwoZones() async throws {
         let database = device("john").privateCloudDatabase
         let response = try await server.modifyZones(WireZonesModifyRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             saves: [WireZone(zoneID: WireZoneID(zoneName: precomposed)), WireZone(zoneID: WireZoneID(zoneName: decomposed))]
         ))
         XCTAssertEqual(response.saveResults.compactMap { try? $0.result.get().zoneID.zoneName }.map { Array($0.utf8) },
                        [Array(precomposed.utf8), Array(decomposed.utf8)])
 
-        let listed = try await server.listZones(database.requestContext()).zones.map(\.zoneID)
+        let listed = try await server.listZones(rawContext(database)).zones.map(\.zoneID)
         XCTAssertTrue(listed.contains(WireZoneID(zoneName: precomposed)))
         XCTAssertTrue(listed.contains(WireZoneID(zoneName: decomposed)))
 
         // Deleting one spelling leaves the other.
-        _ = try await server.modifyZones(WireZonesModifyRequest(context: database.requestContext(), deletes: [WireZoneID(zoneName: decomposed)]))
+        _ = try await server.modifyZones(WireZonesModifyRequest(context: rawContext(database), deletes: [WireZoneID(zoneName: decomposed)]))
         let lookup = try await server.lookupZones(WireZonesLookupRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             zoneIDs: [WireZoneID(zoneName: precomposed), WireZoneID(zoneName: decomposed)]
         ))
         XCTAssertNotNil(try? lookup.results[0].result.get())

@@ -19,7 +19,7 @@ final class ReservedRecordNameTests: ServerTestCase {
 
     private func save(_ record: WireRecord, policy: WireSavePolicy = .ifServerRecordUnchanged) async throws -> Result<WireRecord, WireError> {
         let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             saves: [WireRecordSave(record: record)],
             savePolicy: policy,
             isAtomic: false
@@ -29,7 +29,7 @@ final class ReservedRecordNameTests: ServerTestCase {
 
     private func lookUp(_ name: String) async throws -> Result<WireRecord, WireError> {
         let response = try await server.lookupRecords(WireRecordsLookupRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             recordIDs: [WireRecordID(recordName: name)]
         ))
         return response.results.first?.result ?? .failure(WireError(.internalError, "no result"))

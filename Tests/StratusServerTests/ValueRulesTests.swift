@@ -21,7 +21,7 @@ final class ValueRulesTests: ServerTestCase {
 
     private func save(_ record: WireRecord, policy: WireSavePolicy = .ifServerRecordUnchanged) async throws -> Result<WireRecord, WireError> {
         let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             saves: [WireRecordSave(record: record)],
             savePolicy: policy,
             isAtomic: false
@@ -32,7 +32,7 @@ final class ValueRulesTests: ServerTestCase {
 
     private func lookUp(_ name: String) async throws -> Result<WireRecord, WireError> {
         let response = try await server.lookupRecords(WireRecordsLookupRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             recordIDs: [WireRecordID(recordName: name)]
         ))
         return response.results.first?.result ?? .failure(WireError(.internalError, "no result"))
@@ -120,7 +120,7 @@ final class ValueRulesTests: ServerTestCase {
     func testAnEncryptedDeleteSelfReferenceCannotTieARecordToItsTarget() async throws {
         _ = try await save(record("target"))
         _ = try await save(record("hidden", encrypted: ["owner": .reference(WireReference(recordID: here, action: .deleteSelf))]))
-        _ = try await server.modifyRecords(WireRecordsModifyRequest(context: database.requestContext(), deletes: [here]))
+        _ = try await server.modifyRecords(WireRecordsModifyRequest(context: rawContext(database), deletes: [here]))
         guard case .failure(let error) = try await lookUp("hidden") else { return XCTFail("the record was stored") }
         XCTAssertEqual(error.code, .unknownItem)
     }
@@ -143,7 +143,7 @@ final class ValueRulesTests: ServerTestCase {
 
     func testOneBadValueFailsOnlyItsRecordInANonAtomicBatch() async throws {
         let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: database.requestContext(),
+            context: rawContext(database),
             saves: [
                 WireRecordSave(record: record("good", fields: ["n": .int64(1)])),
                 WireRecordSave(record: record("bad", fields: ["grid": .list([.list([])])])),
