@@ -6,9 +6,9 @@ import StratusWire
 /// that go to the server, and the mapping of the server's answers back to the caller's objects.
 ///
 /// Client-side checks (names, field keys, value types, record size, duplicate IDs, references
-/// to other zones) fail their item without a request. A record ID that appears more than once
-/// (saved twice, or saved and deleted) fails every one of its items. When the batch is atomic, such a failure
-/// also fails every other item of the same zone with `batchRequestFailed`, in any zone.
+/// to other zones) fail their item without a request: they are ``WireModifyChecks``, which the
+/// server applies too, so both sides answer alike, and ``WireAtomicBatch`` says which other
+/// items fail with them.
 struct ModifyRecordsPlan {
     let saves: [CKRecord]
     let deletes: [CKRecord.ID]
@@ -32,50 +32,29 @@ struct ModifyRecordsPlan {
         check()
     }
 
+    /// Runs the client's own check (values CloudKit refuses when they are set) and then
+    /// ``WireModifyChecks``, the rules the server applies too, so an item the server would
+    /// refuse costs no request.
     private mutating func check() {
-        var occurrences: [CKRecord.ID: Int] = [:]
-        for recordID in saves.map(\.recordID) + deletes { occurrences[recordID, default: 0] += 1 }
-        func duplicate(_ recordID: CKRecord.ID) -> CKError? {
-            guard let count = occurrences[recordID], count > 1 else { return nil }
-            return CKError(.invalidArguments, message: "record '\(recordID.recordName)' appears \(count) times in one operation; save or delete each record once")
-        }
-        var failedZones: Set<CKRecordZone.ID> = []
-        var prepared: [(Int, WireRecordSave)] = []
+        let prepared = saves.map { $0.makeSave(policy: policy.wireValue) }
+        var rejected: Set<Int> = []
         for (index, record) in saves.enumerated() {
-            let save = record.makeSave(policy: policy.wireValue)
-            let error = duplicate(record.recordID)
-                ?? record.rejectionError
-                ?? WireValidation.checkRecordToSave(save).map(CKError.init)
-            if let error {
+            if let error = record.rejectionError {
                 saveOutcomes[index] = .failure(error)
-                failedZones.insert(record.recordID.zoneID)
-            } else {
-                prepared.append((index, save))
+                rejected.insert(index)
             }
         }
-        var preparedDeletes: [Int] = []
-        for (index, recordID) in deletes.enumerated() {
-            let error = duplicate(recordID)
-                ?? WireValidation.checkRecordName(recordID.recordName).map(CKError.init)
-                ?? WireValidation.checkZoneName(recordID.zoneID.zoneName).map(CKError.init)
-            if let error {
-                deleteOutcomes[index] = .failure(error)
-                failedZones.insert(recordID.zoneID)
-            } else {
-                preparedDeletes.append(index)
-            }
-        }
-        let blocked = CKError(.batchRequestFailed, message: "not sent: another item of this atomic batch in the same zone failed")
-        for (index, save) in prepared {
-            if isAtomic, failedZones.contains(saves[index].recordID.zoneID) {
-                saveOutcomes[index] = .failure(blocked)
+        let checks = WireModifyChecks(saves: prepared, deletes: deletes.map(\.wireValue), isAtomic: isAtomic, failedSaves: rejected)
+        for (index, save) in prepared.enumerated() where !rejected.contains(index) {
+            if let error = checks.saveErrors[index] {
+                saveOutcomes[index] = .failure(CKError(error))
             } else {
                 sentSaves.append((index, save))
             }
         }
-        for index in preparedDeletes {
-            if isAtomic, failedZones.contains(deletes[index].zoneID) {
-                deleteOutcomes[index] = .failure(blocked)
+        for index in deletes.indices {
+            if let error = checks.deleteErrors[index] {
+                deleteOutcomes[index] = .failure(CKError(error))
             } else {
                 sentDeletes.append(index)
             }

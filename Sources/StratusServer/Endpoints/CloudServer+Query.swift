@@ -51,7 +51,7 @@ extension CloudServer {
             if !zone.isDeleted {
                 zone.index(for: indexKey).scan(equalTo: equality?.value, from: start) { key in
                     if let range, range.isPast(key) { return false }
-                    guard let stored = zone.records[key.recordID.recordName] else { return true }
+                    guard let stored = zone.record(named: key.recordID.recordName) else { return true }
                     examined += 1
                     if query.predicate.evaluate(stored.record, in: context), canRead(stored, scope: scope) {
                         matches.append((key, stored.record))

@@ -25,7 +25,7 @@ extension CloudServer {
         var name = recordID.recordName
         if name == WireZoneID.currentUserOwnerName, zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
         zone.acquire()
-        let stored = zone.isDeleted ? nil : zone.records[name]
+        let stored = zone.isDeleted ? nil : zone.record(named: name)
         let deleted = zone.isDeleted
         zone.release()
         if deleted { return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist")) }
@@ -73,18 +73,24 @@ extension CloudServer {
 
     /// - SeeAlso: ``CloudService/modifyRecords(_:)``
     ///
+    /// The rules that need no stored data come first, exactly as the client checks them
+    /// (``WireModifyChecks``): a request that skipped the client's checks gets the same answer.
     /// Within each zone the request's deletes are applied first, then its saves in order, so a
     /// save may not reference a record the same request deletes (`referenceViolation`). A
-    /// reference to a record the same request saves holds only if that save succeeds.
+    /// reference to a record the same request saves holds only if that save succeeds. Failures
+    /// spread to the other items of a zone by ``WireAtomicBatch``'s rule. Every change goes
+    /// through the zones' transactions and is committed only once the quota allows it.
     public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
         let scope = try await begin(request.context, .modifyRecords)
         let database = try scope.databaseForWriting()
         if let error = WireValidation.checkRequestSize(saves: request.saves, deletes: request.deletes) { throw error }
         let user = try scope.requireAccount().userRecordName
 
-        // Find each item's zone; items of missing zones fail now.
-        var saveResults = [Result<WireRecord, WireError>?](repeating: nil, count: request.saves.count)
-        var deleteResults = [Result<Void, WireError>?](repeating: nil, count: request.deletes.count)
+        let checks = WireModifyChecks(saves: request.saves, deletes: request.deletes, isAtomic: request.isAtomic)
+        var saveResults: [Result<WireRecord, WireError>?] = checks.saveErrors.map { $0.map { .failure($0) } }
+        var deleteResults: [Result<Void, WireError>?] = checks.deleteErrors.map { $0.map { .failure($0) } }
+
+        // Find each remaining item's zone; items of missing zones fail now.
         var batches: [WireZoneID: ZoneBatch] = [:]
         var zoneOrder: [WireZoneID] = []
         func batch(for zoneID: WireZoneID) -> WireZoneID? {
@@ -95,14 +101,14 @@ extension CloudServer {
             zoneOrder.append(normalized)
             return normalized
         }
-        for (index, save) in request.saves.enumerated() {
+        for (index, save) in request.saves.enumerated() where saveResults[index] == nil {
             if let zoneID = batch(for: save.record.recordID.zoneID) {
                 batches[zoneID]?.saveIndices.append(index)
             } else {
                 saveResults[index] = .failure(WireError(.zoneNotFound, "zone '\(save.record.recordID.zoneID.zoneName)' does not exist"))
             }
         }
-        for (index, recordID) in request.deletes.enumerated() {
+        for (index, recordID) in request.deletes.enumerated() where deleteResults[index] == nil {
             if let zoneID = batch(for: recordID.zoneID) {
                 batches[zoneID]?.deleteIndices.append(index)
             } else {
@@ -111,15 +117,19 @@ extension CloudServer {
         }
 
         // Copy the saves' asset files before any zone is locked, so large files never hold a
-        // zone up; a file that cannot be stored fails its save at its turn below.
+        // zone up; a file that cannot be stored fails its save at its turn below. The request
+        // holds the stored files until the records that keep them are committed.
         var prepared: [Int: Result<WireRecordSave, WireError>] = [:]
         for (index, save) in request.saves.enumerated()
         where saveResults[index] == nil && save.record.fields.values.contains(where: \.holdsAsset) {
-            prepared[index] = prepareAssets(of: save)
+            prepared[index] = Result(catching: { () throws(WireError) -> WireRecordSave in try assets.storeAssets(of: save) })
+        }
+        defer {
+            for case .success(let save) in prepared.values { assets.release(save.record) }
         }
 
         // Lock every zone the request touches, in one global order, and apply zone by zone.
-        let locked = batches.values.map(\.transaction.store).sorted { $0.lockOrder < $1.lockOrder }
+        let locked = batches.values.map(\.store).sorted(by: ZoneStore.lockOrder)
         locked.forEach { $0.acquire() }
         defer {
             locked.forEach { $0._checkInvariants() }
@@ -130,17 +140,17 @@ extension CloudServer {
             guard var zoneBatch = batches[zoneID] else { continue }
             let context = SaveContext(
                 scope: scope, database: database, user: user, policy: request.savePolicy,
-                namesSaved: Set(zoneBatch.saveIndices.map { request.saves[$0].record.recordID.recordName })
+                namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) })
             )
             var failed = false
             for index in zoneBatch.deleteIndices {
                 let result = zoneBatch.store.isDeleted
                     ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
-                    : delete(request.deletes[index], from: &zoneBatch.transaction, scope: scope)
+                    : delete(request.deletes[index], from: &zoneBatch.transaction, context)
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
             }
-            var pendingTargets: [Int: (targets: Set<String>, replaced: StoredRecord?)] = [:]
+            var pendingTargets: [Int: (targets: Set<WireName>, replaced: StoredRecord?)] = [:]
             for index in zoneBatch.saveIndices {
                 let save = (try? prepared[index]?.get()) ?? request.saves[index]
                 var assetFailure: WireError?
@@ -172,11 +182,12 @@ extension CloudServer {
                     undone = true
                 }
             }
-            if failed, request.isAtomic, zoneBatch.store.zone.capabilities.contains(.atomic) {
+            let zoneIsAtomic = zoneBatch.store.zone.capabilities.contains(.atomic)
+            if failed, WireAtomicBatch.failureSpreads(isAtomic: request.isAtomic, zoneIsAtomic: zoneIsAtomic, brokeStatelessRule: false) {
                 zoneBatch.transaction.rollBack()
-                let reason = WireError(.batchRequestFailed, "not saved: another item of the atomic batch in zone '\(zoneID.zoneName)' failed")
-                for index in zoneBatch.saveIndices where (try? saveResults[index]?.get()) != nil { saveResults[index] = .failure(reason) }
-                for index in zoneBatch.deleteIndices where (try? deleteResults[index]?.get()) != nil { deleteResults[index] = .failure(reason) }
+                let blocked = WireAtomicBatch.blocked(inZone: zoneID.zoneName)
+                for index in zoneBatch.saveIndices where (try? saveResults[index]?.get()) != nil { saveResults[index] = .failure(blocked) }
+                for index in zoneBatch.deleteIndices where (try? deleteResults[index]?.get()) != nil { deleteResults[index] = .failure(blocked) }
             }
             batches[zoneID] = zoneBatch
         }
@@ -186,6 +197,9 @@ extension CloudServer {
         guard chargeStorage(delta, scope: scope) else {
             for zoneID in zoneOrder.reversed() { batches[zoneID]?.transaction.rollBack() }
             throw WireError(.quotaExceeded, "saving would use \(delta) more bytes than the \(scope.databaseScope == .public ? "container's public" : "account's") storage quota allows")
+        }
+        for zoneID in zoneOrder {
+            batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeTokenData: request.clientChangeTokenData)
         }
 
         return WireRecordsModifyResponse(
@@ -219,5 +233,5 @@ struct SaveContext {
     let user: String
     let policy: WireSavePolicy
     /// The names of the records the request saves in this zone, which references may target.
-    let namesSaved: Set<String>
+    let namesSaved: Set<WireName>
 }

@@ -6,7 +6,7 @@ extension CloudServer {
     /// references that exist only because the same request saves them.
     struct AppliedSave {
         var record: WireRecord
-        var pendingTargets: Set<String>
+        var pendingTargets: Set<WireName>
         /// The record as it was just before this save, to put back if the save is undone.
         var replaced: StoredRecord?
     }
@@ -14,14 +14,14 @@ extension CloudServer {
     /// Saves one record into a locked zone, following the save policy, or says why not.
     ///
     /// - Parameter assetFailure: Why the files of the save's assets could not be stored,
-    ///   found by ``prepareAssets(of:)`` before the zone was locked.
+    ///   found by `AssetStore.storeAssets(of:)` before the zone was locked.
     func apply(_ save: WireRecordSave, assetFailure: WireError?, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
-        if let error = WireValidation.checkRecordToSave(save) { return .failure(error) }
         let incoming = save.record
         let name = incoming.recordID.recordName
-        let existing = transaction.store.records[name]
+        let existing = transaction.record(named: name)
 
         if let error = checkPermission(toSave: incoming, over: existing, context) { return .failure(error) }
+        if let error = userRecordRule(saving: incoming, over: existing?.record, user: context.user) { return .failure(error) }
         if let existing, existing.record.recordType != incoming.recordType {
             return .failure(WireError(.invalidArguments, "record '\(name)' has type '\(existing.record.recordType)' on the server, not '\(incoming.recordType)'"))
         }
@@ -48,7 +48,7 @@ extension CloudServer {
         for key in save.removedEncryptedKeys { record.encryptedFields[key] = nil }
         if save.parentChanged || existing == nil { record.parent = incoming.parent }
 
-        let pendingTargets: Set<String>
+        let pendingTargets: Set<WireName>
         switch checkReferences(incoming, parentChanged: save.parentChanged || existing == nil, in: transaction.store, context) {
         case .success(let targets): pendingTargets = targets
         case .failure(let error): return .failure(error)
@@ -69,15 +69,16 @@ extension CloudServer {
             record.creationDate = date
             record.creatorUserRecordName = context.user
         }
-        let replaced = transaction.store.records[name]
+        let replaced = transaction.record(named: name)
         transaction.set(StoredRecord(record: record, assetBytes: storedAssetBytes), named: name)
         return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: replaced))
     }
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.
-    func delete(_ recordID: WireRecordID, from transaction: inout ZoneTransaction, scope: RequestScope) -> Result<Void, WireError> {
-        if let error = WireValidation.checkRecordName(recordID.recordName) { return .failure(error) }
-        guard let existing = transaction.store.records[recordID.recordName] else { return .success(()) }
+    func delete(_ recordID: WireRecordID, from transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<Void, WireError> {
+        let scope = context.scope
+        guard let existing = transaction.record(named: recordID.recordName) else { return .success(()) }
+        if let error = userRecordRule(saving: nil, over: existing.record, user: context.user) { return .failure(error) }
         if scope.databaseScope == .public {
             let grants = scope.container.permissions(for: existing.record.recordType)
                 .grants(signedIn: true, isCreator: isCreator(existing, scope))
@@ -109,12 +110,12 @@ extension CloudServer {
     ///
     /// - Returns: The targets that do not exist yet but are saved later in the same request;
     ///   the save stands only if theirs succeed.
-    private func checkReferences(_ incoming: WireRecord, parentChanged: Bool, in store: ZoneStore, _ context: SaveContext) -> Result<Set<String>, WireError> {
-        let name = incoming.recordID.recordName
+    private func checkReferences(_ incoming: WireRecord, parentChanged: Bool, in store: ZoneStore, _ context: SaveContext) -> Result<Set<WireName>, WireError> {
+        let name = WireName(incoming.recordID.recordName)
         let targets = StoredRecord(record: incoming, assetBytes: 0).deleteSelfTargets
         var required = targets
-        if parentChanged, let parent = incoming.parent { required.insert(parent.recordID.recordName) }
-        var pending: Set<String> = []
+        if parentChanged, let parent = incoming.parent { required.insert(WireName(parent.recordID.recordName)) }
+        var pending: Set<WireName> = []
         for target in required.sorted() where store.records[target] == nil && target != name {
             guard context.namesSaved.contains(target) else {
                 return .failure(WireError(.referenceViolation, "record '\(name)' references '\(target)', which neither exists nor is saved in the same request"))
@@ -128,34 +129,6 @@ extension CloudServer {
             }
         }
         return .success(pending)
-    }
-
-    /// Copies the files of the assets a save sends into the server's storage, before any zone
-    /// is locked, and returns the save with its assets pointing at the stored copies.
-    func prepareAssets(of save: WireRecordSave) -> Result<WireRecordSave, WireError> {
-        var prepared = save
-        do throws(WireError) {
-            for key in save.record.fields.keys.sorted() {
-                guard let value = save.record.fields[key] else { continue }
-                prepared.record.fields[key] = try storedAssets(in: value, field: key, recordName: save.record.recordID.recordName)
-            }
-        } catch {
-            return .failure(error)
-        }
-        return .success(prepared)
-    }
-
-    private func storedAssets(in value: WireFieldValue, field: String, recordName: String) throws(WireError) -> WireFieldValue {
-        switch value {
-        case .asset(let asset):
-            return .asset(try assets.store(asset, field: field, recordName: recordName).0)
-        case .list(let values):
-            var stored: [WireFieldValue] = []
-            for element in values { stored.append(try storedAssets(in: element, field: field, recordName: recordName)) }
-            return .list(stored)
-        default:
-            return value
-        }
     }
 
     /// The bytes the asset files of a stored value take.

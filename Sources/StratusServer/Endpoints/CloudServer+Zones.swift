@@ -58,12 +58,9 @@ extension CloudServer {
         if database.scope != .private {
             return .failure(WireError(.badDatabase, "only private databases have custom zones; zone '\(zoneID.zoneName)' cannot be deleted from the \(database.scope) database"))
         }
-        guard let removed = database.removeZone(scope.normalized(zoneID)) else {
+        guard let freed = database.removeZone(scope.normalized(zoneID), assets: assets) else {
             return .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
         }
-        removed.acquire()
-        let freed = removed.records.values.reduce(0) { $0 + $1.storageBytes }
-        removed.release()
         _ = chargeStorage(-freed, scope: scope)
         return .success(())
     }

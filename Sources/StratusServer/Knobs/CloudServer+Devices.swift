@@ -56,31 +56,4 @@ extension CloudServer {
     public func userRecordName(account: String, containerIdentifier: String) -> String {
         "_" + SHA256.hex(Array("stratus-user\u{0}\(account)\u{0}\(containerIdentifier)".utf8)).prefix(32)
     }
-
-    /// Creates the account's `Users` records, in the public database and in its private
-    /// database, the first time the account uses the container.
-    func ensureUserRecords(account: String, userRecordName: String, in container: ContainerStore) {
-        let key = "\(account)\u{0}\(container.identifier)"
-        guard !registry.withLock({ $0.knownUsers.contains(key) }) else { return }
-        for database in [container.publicDatabase, container.database(.private, account: account)] {
-            guard let zone = database.zone(.defaultZone) else { continue }
-            zone.acquire()
-            if zone.records[userRecordName] == nil {
-                let date = database.nextDate(now: clock.now)
-                let record = WireRecord(
-                    recordID: WireRecordID(recordName: userRecordName),
-                    recordType: "Users",
-                    changeTag: nextChangeTag(),
-                    creationDate: date,
-                    modificationDate: date,
-                    creatorUserRecordName: userRecordName,
-                    lastModifiedUserRecordName: userRecordName
-                )
-                zone.setRecord(StoredRecord(record: record, assetBytes: 0), named: userRecordName)
-            }
-            zone.release()
-        }
-        // Marked known only once the records exist, so a concurrent first request finds them.
-        registry.withLock { _ = $0.knownUsers.insert(key) }
-    }
 }

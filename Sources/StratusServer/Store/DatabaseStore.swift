@@ -2,11 +2,15 @@ import Foundation
 import StratusWire
 import Synchronization
 
-/// One database: its zones and its clock of strictly increasing server dates.
+/// One database: its zones, its clock of strictly increasing server dates, and its change log.
+///
+/// Zones are created and deleted only here, and each creation and deletion is logged; record
+/// changes are logged by ``ZoneTransaction/commit(in:assets:clientChangeTokenData:)``.
 final class DatabaseStore: Sendable {
     let scope: WireDatabaseScope
     private let zones: Mutex<[WireZoneID: ZoneStore]>
     private let lastDate = Mutex<Date>(.distantPast)
+    private let changes = Mutex(DatabaseChangeLog())
 
     /// Creates a database. Public and private databases start with their default zone; the
     /// shared database starts empty.
@@ -24,33 +28,59 @@ final class DatabaseStore: Sendable {
         zones.withLock { $0[zoneID] }
     }
 
-    /// Every zone, the default zone first, then by name.
+    /// Every zone, the default zone first, then by the bytes of their names.
     var allZones: [ZoneStore] {
         zones.withLock { Array($0.values) }.sorted { lhs, rhs in
             if lhs.zone.zoneID.isDefaultZone != rhs.zone.zoneID.isDefaultZone { return lhs.zone.zoneID.isDefaultZone }
-            return lhs.lockOrder < rhs.lockOrder
+            return ZoneStore.lockOrder(lhs, rhs)
         }
     }
 
-    /// Creates the zone if it does not exist; returns the zone as stored.
+    /// Creates the zone if it does not exist, logging the creation; returns the zone as stored.
     func createZone(_ zoneID: WireZoneID, capabilities: WireZone.Capabilities) -> WireZone {
         zones.withLock { zones in
             if let existing = zones[zoneID] { return existing.zone }
             let store = ZoneStore(zone: WireZone(zoneID: zoneID, capabilities: capabilities))
             zones[zoneID] = store
+            changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), isDeletion: false) }
             return store.zone
         }
     }
 
-    /// Removes the zone and every record in it.
+    /// Removes the zone and every record in it, logging the deletion, and gives up the
+    /// records' references to their asset files.
     ///
-    /// - Returns: The removed zone, or nil when there was none.
-    func removeZone(_ zoneID: WireZoneID) -> ZoneStore? {
-        guard let store = zones.withLock({ $0.removeValue(forKey: zoneID) }) else { return nil }
+    /// - Returns: The storage bytes the zone's records took, or nil when there was no zone.
+    func removeZone(_ zoneID: WireZoneID, assets: AssetStore) -> Int? {
+        guard let store = zones.withLock({ zones -> ZoneStore? in
+            guard let removed = zones.removeValue(forKey: zoneID) else { return nil }
+            changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), isDeletion: true) }
+            return removed
+        }) else { return nil }
         store.acquire()
-        store.isDeleted = true
+        store.markDeleted()
+        let records = Array(store.records.values)
         store.release()
-        return store
+        for stored in records { assets.release(stored.record) }
+        return records.reduce(0) { $0 + $1.storageBytes }
+    }
+
+    /// Takes `count` consecutive numbers of the change sequence for record changes in `zoneID`
+    /// and notes the zone as changed at the last of them.
+    ///
+    /// - Returns: The first of the numbers.
+    func takeSequences(_ count: Int, forChangesIn zoneID: WireZoneID) -> UInt64 {
+        changes.withLock { log in
+            let first = log.nextSequence()
+            for _ in 1..<max(1, count) { _ = log.nextSequence() }
+            log.note(zoneID, sequence: log.lastSequence, isDeletion: false)
+            return first
+        }
+    }
+
+    /// The database's change log as it is now.
+    var changeLog: DatabaseChangeLog {
+        changes.withLock { $0 }
     }
 
     /// The next server date: the clock's time, but always at least 1 µs after the previous

@@ -10,12 +10,12 @@ struct StoredRecord: Sendable {
     var storageBytes: Int { record.byteSize + assetBytes }
 
     /// The names of the records this one holds a `deleteSelf` reference to, in any field.
-    var deleteSelfTargets: Set<String> {
-        var targets: Set<String> = []
+    var deleteSelfTargets: Set<WireName> {
+        var targets: Set<WireName> = []
         func visit(_ value: WireFieldValue) {
             switch value {
             case .reference(let reference) where reference.action == .deleteSelf:
-                targets.insert(reference.recordID.recordName)
+                targets.insert(WireName(reference.recordID.recordName))
             case .list(let values):
                 values.forEach(visit)
             default:

@@ -4,18 +4,26 @@ import StratusWire
 /// One zone's records, behind the zone's own lock, so requests on different zones never wait
 /// for each other.
 ///
-/// A request locks every zone it touches (in ``lockOrder``, so two requests cannot deadlock),
-/// changes them through ``ZoneTransaction``s, and unlocks them when it is done.
+/// Records change only through a ``ZoneTransaction``, the server's one write path: it keeps
+/// the `deleteSelf` index and the query indexes in step, can be rolled back, and on commit logs
+/// every change in the zone's ``ZoneChangeLog`` and its database's change log, counts the
+/// references to asset files, and gives back memory that deletes freed. Nothing else can change
+/// a record: the mutating members are private to this file.
 final class ZoneStore: @unchecked Sendable {
     let zone: WireZone
     private let lock = NSLock()
 
     // Guarded by `lock`.
-    private(set) var records: [String: StoredRecord] = [:]
+    private(set) var records: [WireName: StoredRecord] = [:]
     /// For each record name, the records holding a `deleteSelf` reference to it.
-    private(set) var deleteSelfSources: [String: Set<String>] = [:]
+    private(set) var deleteSelfSources: [WireName: Set<WireName>] = [:]
+    /// Every change committed to the zone's records.
+    private(set) var changeLog = ZoneChangeLog()
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
-    var isDeleted = false
+    private(set) var isDeleted = false
+    /// The names a transaction changed and has not yet committed or rolled back; empty
+    /// whenever the zone is unlocked.
+    private(set) var uncommitted: Set<WireName> = []
     /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``, with when
     /// each was last used.
     private var indexes: [QueryIndexKey: QueryIndex] = [:]
@@ -30,16 +38,27 @@ final class ZoneStore: @unchecked Sendable {
         self.zone = zone
     }
 
-    /// The order in which a request locks several zones.
-    var lockOrder: (String, String) { (zone.zoneID.zoneName, zone.zoneID.ownerName) }
+    /// The order in which a request locks several zones: by the bytes of the zone's name, then
+    /// of its owner's, a total order even for canonically equivalent names.
+    static func lockOrder(_ lhs: ZoneStore, _ rhs: ZoneStore) -> Bool {
+        let left = (WireName(lhs.zone.zoneID.zoneName), WireName(lhs.zone.zoneID.ownerName))
+        let right = (WireName(rhs.zone.zoneID.zoneName), WireName(rhs.zone.zoneID.ownerName))
+        return left < right
+    }
 
     func acquire() { lock.lock() }
     func release() { lock.unlock() }
 
+    /// The record named `name`. Call only with the lock held.
+    func record(named name: String) -> StoredRecord? {
+        records[WireName(name)]
+    }
+
     /// Puts `stored` under `name`, or removes the record when nil, keeping the reference index
-    /// in step. Call only with the lock held.
-    func setRecord(_ stored: StoredRecord?, named name: String) {
-        let oldTargets = records[name]?.deleteSelfTargets ?? []
+    /// and the query indexes in step. Only a transaction calls it, with the lock held.
+    fileprivate func setRecord(_ stored: StoredRecord?, named name: WireName) {
+        let old = records[name]
+        let oldTargets = old?.deleteSelfTargets ?? []
         let newTargets = stored?.deleteSelfTargets ?? []
         for target in oldTargets.subtracting(newTargets) {
             deleteSelfSources[target]?.remove(name)
@@ -48,14 +67,17 @@ final class ZoneStore: @unchecked Sendable {
         for target in newTargets.subtracting(oldTargets) {
             deleteSelfSources[target, default: []].insert(name)
         }
-        if !indexes.isEmpty {
-            let old = records[name]?.record
-            for index in indexes.values {
-                if let old, old.recordType == index.key.recordType { index.remove(old) }
-                if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
-            }
+        for index in indexes.values {
+            if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
+            if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
         }
         records[name] = stored
+        uncommitted.insert(name)
+    }
+
+    /// Marks the zone deleted. Only ``DatabaseStore`` calls it, with the lock held.
+    func markDeleted() {
+        isDeleted = true
     }
 
     /// The index for `key`, made from the zone's records the first time. Call only with the
@@ -76,27 +98,68 @@ final class ZoneStore: @unchecked Sendable {
 
     /// How many query indexes the zone keeps now.
     var indexCount: Int { indexes.count }
+
+    /// How many records the zone's record table has room for: it shrinks when deletes leave
+    /// it mostly empty.
+    var recordCapacity: Int { records.capacity }
+
+    /// Ends a transaction: logs its changes and gives back memory deletes freed.
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeTokenData: Data?) {
+        for change in changes { changeLog.append(change) }
+        if let clientChangeTokenData { changeLog.clientChangeTokenData = clientChangeTokenData }
+        uncommitted = []
+        if records.capacity > 4 * max(records.count, 64) {
+            // Dictionaries keep their capacity after removals; copy into one sized for what
+            // is left, and let the query indexes be made again when next needed.
+            var compacted = [WireName: StoredRecord](minimumCapacity: records.count)
+            for (name, stored) in records { compacted[name] = stored }
+            records = compacted
+            var sources = [WireName: Set<WireName>](minimumCapacity: deleteSelfSources.count)
+            for (name, names) in deleteSelfSources { sources[name] = names }
+            deleteSelfSources = sources
+            indexes = [:]
+            indexUses = [:]
+        }
+    }
+
+    /// Ends a transaction whose changes were all put back.
+    fileprivate func discardUncommitted() {
+        uncommitted = []
+    }
 }
 
-/// The changes one request makes to one zone, with what they replaced, so that an atomic batch
-/// can be undone and a quota can be charged for the difference.
+/// The changes one request makes to one zone: the server's one way to change a record.
+///
+/// Changes apply at once, so later items of the same request see them, and are remembered
+/// with what they replaced, so the transaction can be rolled back (an atomic batch that
+/// failed, a quota that would be exceeded) and a quota charged for the difference. Only
+/// ``commit(in:assets:clientChangeTokenData:)`` makes them final: it logs each record's change
+/// in the zone's and the database's change logs with the next number of the database's change
+/// sequence, and moves the references to asset files from the old records to the new ones.
+/// Call it or ``rollBack()`` before the zone is unlocked.
 struct ZoneTransaction {
     let store: ZoneStore
     /// The record each touched name had before the request's first change to it.
-    private(set) var previous: [String: StoredRecord?] = [:]
-    private var touchOrder: [String] = []
+    private(set) var previous: [WireName: StoredRecord?] = [:]
+    private var touchOrder: [WireName] = []
 
     init(store: ZoneStore) {
         self.store = store
     }
 
+    /// The record named `name` as the transaction sees it now.
+    func record(named name: String) -> StoredRecord? {
+        store.record(named: name)
+    }
+
     /// Changes a record, remembering its first previous value.
     mutating func set(_ stored: StoredRecord?, named name: String) {
-        if previous[name] == nil {
-            previous[name] = .some(store.records[name])
-            touchOrder.append(name)
+        let key = WireName(name)
+        if previous[key] == nil {
+            previous[key] = .some(store.records[key])
+            touchOrder.append(key)
         }
-        store.setRecord(stored, named: name)
+        store.setRecord(stored, named: key)
     }
 
     /// Puts back every record this transaction changed.
@@ -106,6 +169,7 @@ struct ZoneTransaction {
         }
         previous = [:]
         touchOrder = []
+        store.discardUncommitted()
     }
 
     /// Storage bytes added (positive) or freed (negative) by the changes.
@@ -118,12 +182,39 @@ struct ZoneTransaction {
     /// Deletes `name` and, transitively, every record holding a `deleteSelf` reference to a
     /// deleted record. Cycles end, as each record is deleted once.
     mutating func deleteCascading(_ name: String) {
-        var pending = [name]
+        var pending = [WireName(name)]
         while let next = pending.popLast() {
             guard store.records[next] != nil else { continue }
             let sources = store.deleteSelfSources[next] ?? []
-            set(nil, named: next)
+            set(nil, named: next.string)
             pending.append(contentsOf: sources.sorted())
         }
+    }
+
+    /// Makes the changes final: each record whose stored version changed gets the next number
+    /// of `database`'s change sequence in the zone's change log (a save, or a deletion with
+    /// the type the record had), the zone is noted as changed in the database's log, the new
+    /// records take references to their asset files before the old ones give theirs up, and
+    /// `clientChangeTokenData`, when given and something changed, is kept with the zone.
+    mutating func commit(in database: DatabaseStore, assets: AssetStore, clientChangeTokenData: Data? = nil) {
+        var changes: [ZoneChangeLog.Change] = []
+        var released: [StoredRecord] = []
+        for name in touchOrder {
+            guard let old = previous[name] else { continue }
+            let new = store.records[name]
+            if new?.record.changeTag == old?.record.changeTag, new != nil || old == nil { continue }
+            guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
+            if let new { assets.retain(new.record) }
+            if let old { released.append(old) }
+            changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil))
+        }
+        if !changes.isEmpty {
+            let first = database.takeSequences(changes.count, forChangesIn: store.zone.zoneID)
+            for index in changes.indices { changes[index].sequence = first + UInt64(index) }
+        }
+        for old in released { assets.release(old.record) }
+        store.commit(changes, clientChangeTokenData: changes.isEmpty ? nil : clientChangeTokenData)
+        previous = [:]
+        touchOrder = []
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import StratusWire
+
+/// What changed in one zone, in the order of its database's change sequence: for each record,
+/// its latest change only, a save or a deletion (the deletion kept as a tombstone).
+///
+/// The write path appends to it when a zone transaction commits, and nowhere else, so every
+/// change to a record is here. Change tokens and zone change fetches read it.
+struct ZoneChangeLog: Sendable {
+    /// One record's latest change.
+    struct Change: Sendable, Equatable {
+        /// Where the change falls in the database's change sequence.
+        var sequence: UInt64
+        /// The record changed.
+        var recordName: WireName
+        /// Its type: for a deletion, the type it had.
+        var recordType: String
+        /// Whether the record was deleted.
+        var isDeletion: Bool
+    }
+
+    /// Changes in ascending sequence; an entry whose record changed again later is superseded
+    /// and skipped, and compacted away once superseded entries outnumber live ones.
+    private var entries: [Change] = []
+    /// Each record's latest sequence.
+    private var latest: [WireName: UInt64] = [:]
+    private var superseded = 0
+
+    /// The opaque bytes of the last modify request on this zone that carried
+    /// `clientChangeTokenData`, echoed by change fetches.
+    var clientChangeTokenData: Data?
+
+    /// The sequence of the zone's latest change, 0 before any.
+    private(set) var lastSequence: UInt64 = 0
+
+    /// How many records have a change here (saved or tombstoned).
+    var count: Int { latest.count }
+
+    /// Records `change`, which comes after every change logged so far.
+    mutating func append(_ change: Change) {
+        if latest.updateValue(change.sequence, forKey: change.recordName) != nil { superseded += 1 }
+        entries.append(change)
+        lastSequence = change.sequence
+        if superseded > 64, superseded > latest.count {
+            entries.removeAll { latest[$0.recordName] != $0.sequence }
+            superseded = 0
+        }
+    }
+
+    /// The latest change of each record changed after `sequence`, in sequence order.
+    func changes(after sequence: UInt64) -> [Change] {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+        }
+        return entries[low...].filter { latest[$0.recordName] == $0.sequence }
+    }
+
+    /// The latest change of the record named `name`, if it ever changed.
+    func latestChange(of name: WireName) -> UInt64? {
+        latest[name]
+    }
+}
