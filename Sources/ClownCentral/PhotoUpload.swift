@@ -40,6 +40,8 @@ public enum PhotoUpload {
         }
         narrate("\(count) photos saved as one CKModifyRecordsOperation: \(report.batchRequests) request.")
 
+        // Foundation on Linux does not keep a queue alive while it runs operations: hold both.
+        let queues = (OperationQueue(), OperationQueue())
         report.chainedFetches = await withCheckedContinuation { continuation in
             let order = Order()
             let first = CKFetchRecordsOperation(recordIDs: [CKRecord.ID(recordName: "batch-0")])
@@ -52,9 +54,10 @@ public enum PhotoUpload {
                 continuation.resume(returning: order.names)
             }
             second.addDependency(first)
-            OperationQueue().addOperation(second)
-            OperationQueue().addOperation(first)
+            queues.0.addOperation(second)
+            queues.1.addOperation(first)
         }
+        withExtendedLifetime(queues) {}
         narrate("Two fetches on two queues, the second depending on the first, finished in order: \(report.chainedFetches.joined(separator: ", ")).")
         return report
     }

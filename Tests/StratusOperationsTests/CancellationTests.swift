@@ -36,8 +36,11 @@ final class CancellationTests: OperationTestCase {
         operation.addDependency(gate)
         database.add(operation)
         operation.cancel()
-        OperationQueue().addOperation(gate)
+        // Foundation on Linux does not keep a queue alive while it runs an operation: hold it.
+        let gateQueue = OperationQueue()
+        gateQueue.addOperation(gate)
         wait(for: [done], timeout: 10)
+        gateQueue.waitUntilAllOperationsAreFinished()
         XCTAssertEqual(log.all.last, "final operationCancelled")
         XCTAssertEqual(server.requestCount, 0)
     }

@@ -143,3 +143,29 @@ final class OperationLeakTests: OperationTestCase {
 final class Weak<Object: AnyObject>: @unchecked Sendable {
     weak var value: Object?
 }
+
+extension OperationStressTests {
+    /// Foundation on Linux crashes now and then when an operation is cancelled while a
+    /// dependency on another queue has not finished, and that dependency finishes after the
+    /// cancelled operation is gone; a cancelled CKOperation lets go of such dependencies first.
+    func testCancellingOperationsWhoseDependenciesRunOnOtherQueuesNeverCrashes() {
+        let count = 3_000 * stressScale
+        let finals = expectation(description: "final blocks")
+        finals.expectedFulfillmentCount = count
+        finals.assertForOverFulfill = true
+        let queues = (OperationQueue(), OperationQueue())
+        for _ in 0..<count {
+            let gate = BlockOperation {}
+            let operation = CKFetchRecordZonesOperation(recordZoneIDs: [.default])
+            operation.configuration.container = database.container
+            operation.fetchRecordZonesResultBlock = { _ in finals.fulfill() }
+            operation.addDependency(gate)
+            queues.0.addOperation(operation)
+            queues.1.addOperation(gate)
+            operation.cancel()
+        }
+        wait(for: [finals], timeout: 120)
+        queues.0.waitUntilAllOperationsAreFinished()
+        queues.1.waitUntilAllOperationsAreFinished()
+    }
+}

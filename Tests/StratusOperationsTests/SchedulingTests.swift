@@ -214,8 +214,10 @@ final class SchedulingTests: OperationTestCase {
         let fetched = Mutex(false)
         operation.perRecordResultBlock = { _, result in fetched.withLock { $0 = (try? result.get()) != nil } }
         operation.fetchRecordsResultBlock = { _ in done.fulfill() }
-        OperationQueue().addOperation(operation)
+        let queue = OperationQueue()   // held: Foundation on Linux does not keep a running queue alive
+        queue.addOperation(operation)
         await fulfillment(of: [done], timeout: 10)
+        withExtendedLifetime(queue) {}
         XCTAssertTrue(fetched.withLock { $0 })
         XCTAssertNil(operation.database)
     }

@@ -145,6 +145,21 @@ public class CKOperation: Operation, @unchecked Sendable {
         didChangeValue(forKey: "isReady")
     }
 
+    /// Cancels the operation: it sends nothing more, and reports `operationCancelled` to
+    /// the items it has not reported yet.
+    ///
+    /// A cancelled operation does not wait for its dependencies (it finishes at once, as
+    /// Foundation's operations do), so the dependencies that have not finished are removed
+    /// first: Foundation on Linux crashes now and then when such a dependency finishes on
+    /// another queue after the cancelled operation has already finished and gone. After
+    /// `cancel()`, ``dependencies`` lists only the dependencies that had finished.
+    public override func cancel() {
+        for dependency in dependencies where !dependency.isFinished {
+            super.removeDependency(dependency)
+        }
+        super.cancel()
+    }
+
     /// Moves the state machine and tells Foundation, from this one place, with `isFinished`
     /// signalled last.
     @discardableResult
