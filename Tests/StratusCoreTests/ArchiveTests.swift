@@ -248,4 +248,29 @@ final class ArchiveTests: XCTestCase {
         data[start + 10] ^= 0xFF
         XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKRecord.self, from: Data(data)))
     }
+
+    /// What the README gives as the way to decode bytes whose class is not known: an
+    /// unarchiver that does not require secure coding, failing by error, and a cast. Bytes of
+    /// another class, or naming a class that does not exist, give nil instead of the trap a
+    /// secure-coding unarchiver hits on Linux.
+    func testBytesOfAnotherOrUnknownClassDecodeToNilThroughTheReadmesUnarchiver() throws {
+        func decodeRecord(_ data: Data) throws -> CKRecord? {
+            let decoder = try NSKeyedUnarchiver(forReadingFrom: data)
+            decoder.requiresSecureCoding = false
+            decoder.decodingFailurePolicy = .setErrorAndReturn
+            return decoder.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? CKRecord
+        }
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(value: true))
+        let queryBytes = try NSKeyedArchiver.archivedData(withRootObject: query, requiringSecureCoding: true)
+        XCTAssertNil(try decodeRecord(queryBytes))
+        var renamed = queryBytes
+        let name = Data("StratusCore.CKQuery".utf8)
+        let range = try XCTUnwrap(renamed.range(of: name))
+        renamed.replaceSubrange(range, with: Data("StratusCore.CKQuerx".utf8))
+        XCTAssertNil(try decodeRecord(renamed))
+        let record = CKRecord(recordType: "Party")
+        record["title"] = "Clowns"
+        let recordBytes = try NSKeyedArchiver.archivedData(withRootObject: record, requiringSecureCoding: true)
+        XCTAssertEqual(try decodeRecord(recordBytes)?["title"] as? String, "Clowns")
+    }
 }
