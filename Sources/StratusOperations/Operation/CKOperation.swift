@@ -154,10 +154,20 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// another queue after the cancelled operation has already finished and gone. After
     /// `cancel()`, ``dependencies`` lists only the dependencies that had finished.
     public override func cancel() {
+        // Cancelled first, so an operation the removal makes ready starts as cancelled.
+        cancelRequested.value = true
         for dependency in dependencies where !dependency.isFinished {
             super.removeDependency(dependency)
         }
         super.cancel()
+    }
+
+    /// Set by ``cancel()`` before Foundation's own flag, which it sets last.
+    private let cancelRequested = Locked(false)
+
+    /// Whether the operation was cancelled.
+    public override var isCancelled: Bool {
+        cancelRequested.value || super.isCancelled
     }
 
     /// Moves the state machine and tells Foundation, from this one place, with `isFinished`
