@@ -6,13 +6,9 @@ extension CKContainer {
     ///
     /// Ask again when `.CKAccountChanged` is posted.
     public func accountStatus() async throws -> CKAccountStatus {
-        let context = WireRequestContext(
-            containerIdentifier: containerIdentifier ?? "",
-            database: .private,
-            deviceID: device.id,
-            sessionToken: device.sessionToken,
-            qualityOfService: .userInitiated
-        )
+        // Costs no request, so no timeout or hold applies; the context is still the one the
+        // request path makes.
+        let context = privateCloudDatabase.requestPath(qualityOfService: .userInitiated).context()
         return CKAccountStatus(await service.accountStatus(context))
     }
 

@@ -23,7 +23,7 @@ extension CloudServer {
             return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
         }
         var name = recordID.recordName
-        if name == WireZoneID.currentUserOwnerName, zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
+        if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
         zone.acquire()
         let stored = zone.isDeleted ? nil : zone.record(named: name)
         let deleted = zone.isDeleted

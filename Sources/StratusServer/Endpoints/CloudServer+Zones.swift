@@ -44,7 +44,7 @@ extension CloudServer {
             return .failure(WireError(.badDatabase, "custom zones exist only in private databases; zone '\(zoneID.zoneName)' cannot be saved in the \(database.scope) database"))
         }
         let normalized = scope.normalized(zoneID)
-        guard normalized.ownerName == WireZoneID.currentUserOwnerName else {
+        guard normalized.ownerName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) else {
             return .failure(WireError(.permissionFailure, "zone '\(zoneID.zoneName)' belongs to another user"))
         }
         return .success(database.createZone(normalized, capabilities: [.fetchChanges, .atomic]))

@@ -40,7 +40,7 @@ struct RequestScope {
 
     /// `zoneID` with the current user's own name as owner replaced by `__defaultOwner__`.
     func normalized(_ zoneID: WireZoneID) -> WireZoneID {
-        guard zoneID.ownerName == userRecordName else { return zoneID }
+        guard let userRecordName, zoneID.ownerName.hasSameUTF8Bytes(as: userRecordName) else { return zoneID }
         return WireZoneID(zoneName: zoneID.zoneName, ownerName: WireZoneID.currentUserOwnerName)
     }
 
