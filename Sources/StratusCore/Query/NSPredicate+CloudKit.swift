@@ -55,16 +55,21 @@ extension NSPredicate: PredicateFormatReading {}
 extension NSPredicate {
     /// The CloudKit predicate this `NSPredicate` stands for: a Stratus format predicate,
     /// `NSPredicate(value:)`, or an AND/NOT `NSCompoundPredicate` of these. Anything else, such
-    /// as a block predicate of your own or an OR compound, is refused with a message.
+    /// as a block predicate of your own or an OR compound, is refused with a message, and so
+    /// is one nesting deeper than ``WirePredicate/maximumDepth`` (each compound counts a level).
     package var cloudKitPredicate: Result<WirePredicate, PredicateError> {
-        cloudKitPredicate(depth: 0)
+        let converted = cloudKitPredicate(depth: 0)
+        // Compounds around format predicates add up; the tree as a whole must fit the limit.
+        if case .success(let predicate) = converted, !predicate.isWithinMaximumDepth {
+            return .failure(PredicateParser.tooDeep)
+        }
+        return converted
     }
 
+    /// The predicate below `depth` enclosing compounds.
     private func cloudKitPredicate(depth: Int) -> Result<WirePredicate, PredicateError> {
         if let compound = self as? NSCompoundPredicate {
-            guard depth < PredicateParser.maximumDepth else {
-                return .failure(PredicateError("compound predicates nest more than \(PredicateParser.maximumDepth) deep"))
-            }
+            guard depth < WirePredicate.maximumDepth else { return .failure(PredicateParser.tooDeep) }
             var parts: [WirePredicate] = []
             for subpredicate in compound.subpredicates {
                 switch subpredicate.cloudKitPredicate(depth: depth + 1) {

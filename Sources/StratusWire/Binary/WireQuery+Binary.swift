@@ -57,8 +57,6 @@ extension WireQueryOperand {
 }
 
 extension WirePredicate {
-    private static let maximumDepth = 64
-
     package func write(to writer: inout BinaryWriter) {
         switch self {
         case .constant(let value):
@@ -108,12 +106,24 @@ extension WirePredicate {
         }
     }
 
+    /// Reads a predicate; refuses one that nests deeper than ``maximumDepth`` as the parser
+    /// and the server count it, so that whatever they accept also reads back (from a `CKQuery`
+    /// archive or a query cursor), and nothing deeper does.
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WirePredicate {
-        try read(from: &reader, depth: 0)
+        let predicate = try read(from: &reader, enclosing: 0)
+        // The reading below stops deep NOTs and ANDs; this also counts the list levels.
+        guard predicate.isWithinMaximumDepth else { throw tooDeep }
+        return predicate
     }
 
-    private static func read(from reader: inout BinaryReader, depth: Int) throws(BinaryFormatError) -> WirePredicate {
-        guard depth < maximumDepth else { throw BinaryFormatError("predicate nested deeper than \(maximumDepth)") }
+    private static var tooDeep: BinaryFormatError {
+        BinaryFormatError("predicate nests more than \(maximumDepth) levels deep")
+    }
+
+    /// Reads one node below `enclosing` NOTs and ANDs, which already count toward the depth,
+    /// so the recursion stops one level past the limit.
+    private static func read(from reader: inout BinaryReader, enclosing: Int) throws(BinaryFormatError) -> WirePredicate {
+        guard enclosing <= maximumDepth else { throw tooDeep }
         func list(_ reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
             guard case .list(let values) = try WireFieldValue.read(from: &reader) else { throw BinaryFormatError("expected a list") }
             return values
@@ -123,9 +133,9 @@ extension WirePredicate {
         case 1:
             let count = try reader.readCount(minimumItemSize: 2)
             var parts: [WirePredicate] = []
-            for _ in 0..<count { parts.append(try read(from: &reader, depth: depth + 1)) }
+            for _ in 0..<count { parts.append(try read(from: &reader, enclosing: enclosing + 1)) }
             return .and(parts)
-        case 2: return .not(try read(from: &reader, depth: depth + 1))
+        case 2: return .not(try read(from: &reader, enclosing: enclosing + 1))
         case 3:
             let field = try WireQueryField.read(from: &reader)
             let raw = try reader.readString()
