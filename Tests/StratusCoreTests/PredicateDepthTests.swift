@@ -64,6 +64,43 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertTrue(refusal(NSPredicate(format: tokenizeInTokenize))?.contains("\(limit)") == true)
     }
 
+    // MARK: - Defect 2: a %@ argument nested thousands deep
+
+    func testArrayArgumentNestedThousandsDeepIsRefusedBeforeItIsWalked() {
+        let message = refusal(NSPredicate(format: "tricks IN %@", nestedArray(4_000)))
+        XCTAssertTrue(message?.contains("\(limit)") == true, message ?? "accepted")
+    }
+
+    func testNestedArgumentsOfEveryContainerKindAreRefusedOnASmallStack() {
+        // Built on this thread (whose stack is large); parsed on a small one.
+        var nsArray: AnyObject = NSNumber(value: 1)
+        for _ in 0..<4_000 { nsArray = NSArray(object: nsArray) }
+        var dictionary: Any = 1
+        for _ in 0..<4_000 { dictionary = ["k": dictionary] as [String: Any] }
+        var optionals: Any = 1
+        for _ in 0..<4_000 { optionals = Optional<Any>.some([optionals]) as Any }
+        let containsItself = NSMutableArray()
+        containsItself.add(containsItself)
+        let arguments = UncheckedArguments([nestedArray(4_000), nsArray, dictionary, optionals, containsItself])
+        let messages = onSmallStack { () -> [String?] in
+            arguments.values.map { argument in
+                if case .failure(let error) = NSPredicate(format: "tricks IN %@", argument).cloudKitPredicate { return error.message }
+                return nil
+            }
+        }
+        for (index, message) in messages.enumerated() {
+            XCTAssertTrue(message?.contains("\(limit)") == true, "argument \(index): \(message ?? "accepted")")
+        }
+        containsItself.removeAllObjects()
+    }
+
+    func testFlatArrayArgumentsStillWork() {
+        XCTAssertEqual(parsed(NSPredicate(format: "name IN %@", ["Bozo", "Krusty"])), .isIn(.field("name"), [.string("Bozo"), .string("Krusty")]))
+        XCTAssertEqual(parsed(NSPredicate(format: "name IN %@", NSArray(array: ["Bozo"]))), .isIn(.field("name"), [.string("Bozo")]))
+        XCTAssertEqual(parsed(NSPredicate(format: "age BETWEEN %@", [1, 2])), .between(.field("age"), .value(.int64(1)), .value(.int64(2))))
+        XCTAssertTrue(refusal(NSPredicate(format: "name IN %@", [["Bozo"]]))?.contains("list") == true)
+    }
+
     // MARK: - Defect 5: one limit, the same everywhere
 
     func testPredicateExactlyAtTheLimitParsesAndOneLevelDeeperIsRefused() {
@@ -156,5 +193,14 @@ final class PredicateDepthTests: XCTestCase {
         for (format, result) in zip(formats, results) {
             if case .failure(let error) = result { XCTFail("\(format.prefix(40))…: \(error.message)") }
         }
+    }
+}
+
+/// Arguments handed to another thread; the test does not touch them meanwhile.
+private struct UncheckedArguments: @unchecked Sendable {
+    let values: [Any]
+
+    init(_ values: [Any]) {
+        self.values = values
     }
 }
