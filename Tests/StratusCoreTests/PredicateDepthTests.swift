@@ -101,6 +101,19 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertTrue(refusal(NSPredicate(format: "name IN %@", [["Bozo"]]))?.contains("list") == true)
     }
 
+    // MARK: - Defect 3: non-finite literals
+
+    func testNonFiniteLiteralsAreRefusedLikeNonFiniteArguments() {
+        for format in ["likes == 1e999", "likes < -1e999", "likes BETWEEN {0, 1e999}", "likes IN {1, 2e400}"] {
+            let message = refusal(NSPredicate(format: format))
+            XCTAssertTrue(message?.contains("finite") == true, "\(format): \(message ?? "accepted")")
+        }
+        XCTAssertTrue(refusal(NSPredicate(format: "likes == %f", Double.infinity))?.contains("finite") == true)
+        XCTAssertTrue(refusal(NSPredicate(format: "likes == %@", Double.infinity))?.contains("finite") == true)
+        XCTAssertEqual(parsed(NSPredicate(format: "likes == 1e300")), .compare(.field("likes"), .equal, .value(.double(1e300))))
+        XCTAssertEqual(parsed(NSPredicate(format: "likes == 99999999999999999999")), .compare(.field("likes"), .equal, .value(.double(1e20))))
+    }
+
     // MARK: - Defect 5: one limit, the same everywhere
 
     func testPredicateExactlyAtTheLimitParsesAndOneLevelDeeperIsRefused() {
