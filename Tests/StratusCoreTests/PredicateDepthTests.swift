@@ -81,9 +81,9 @@ final class PredicateDepthTests: XCTestCase {
         for _ in 0..<4_000 { optionals = Optional<Any>.some([optionals]) as Any }
         let containsItself = NSMutableArray()
         containsItself.add(containsItself)
-        let arguments = UncheckedArguments([nestedArray(4_000), nsArray, dictionary, optionals, containsItself])
+        let arguments = UncheckedSendable([nestedArray(4_000), nsArray, dictionary, optionals, containsItself])
         let messages = onSmallStack { () -> [String?] in
-            arguments.values.map { argument in
+            arguments.value.map { argument in
                 if case .failure(let error) = NSPredicate(format: "tricks IN %@", argument).cloudKitPredicate { return error.message }
                 return nil
             }
@@ -206,14 +206,5 @@ final class PredicateDepthTests: XCTestCase {
         for (format, result) in zip(formats, results) {
             if case .failure(let error) = result { XCTFail("\(format.prefix(40))…: \(error.message)") }
         }
-    }
-}
-
-/// Arguments handed to another thread; the test does not touch them meanwhile.
-private struct UncheckedArguments: @unchecked Sendable {
-    let values: [Any]
-
-    init(_ values: [Any]) {
-        self.values = values
     }
 }
