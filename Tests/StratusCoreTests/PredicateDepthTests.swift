@@ -199,6 +199,18 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertNil(roundTrip(wireNots(limit, .between(.field("b"), .value(.int64(1)), .value(.int64(2))))))
     }
 
+    func testAggregatesMixingKindsArchiveAndReadBack() throws {
+        for format in ["likes IN {1, 2.5}", "ANY tricks IN {'juggling', 3}", "NOT b IN %@"] {
+            let query = CKQuery(recordType: "Clown", predicate: NSPredicate(format: format, argumentArray: format.contains("%@") ? [[1, 2.5] as [Any]] : []))
+            let tree = try query.parsedPredicate.get()
+            XCTAssertNil(tree.valueProblem)
+            let data = try NSKeyedArchiver.archivedData(withRootObject: query, requiringSecureCoding: true)
+            let decoded = try XCTUnwrap(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKQuery.self, from: data), format)
+            XCTAssertEqual(try decoded.parsedPredicate.get(), tree)
+        }
+        XCTAssertNil(try decodedQuery(holding: .isIn(.field("b"), [.int64(1), .list([.int64(2)])])), "an aggregate holding a list")
+    }
+
     func testPredicatesAtTheLimitParseOnASmallThreadStack() {
         let parentheses = String(repeating: "(", count: limit - 1) + "b IN {1, 2}" + String(repeating: ")", count: limit - 1)
         let formats = [nots(limit), "a == 1 AND " + nots(limit - 2, "b IN {1, 2}"), parentheses]

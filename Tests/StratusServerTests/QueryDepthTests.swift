@@ -146,4 +146,42 @@ final class QueryDepthTests: ServerTestCase {
         }
         XCTAssertTrue(error?.localizedDescription.contains("\(limit)") == true, error?.localizedDescription ?? "")
     }
+
+    // MARK: - What the server answers, its cursor carries
+
+    func testAggregateMixingIntegersAndDoublesPagesWithACursor() async throws {
+        try await saveClowns(5)
+        let database = john.privateCloudDatabase
+        var page = try await database.records(matching: CKQuery(recordType: "Clown", predicate: NSPredicate(format: "b IN {1, 2.5, 3}")), resultsLimit: 1)
+        var names = page.matchResults.map(\.0.recordName)
+        while let cursor = page.queryCursor {
+            page = try await database.records(continuingMatchFrom: cursor, resultsLimit: 1)
+            names += page.matchResults.map(\.0.recordName)
+        }
+        XCTAssertEqual(names, ["c0", "c2", "c3"])
+    }
+
+    func testRawListsACursorCouldNotCarryAreRefused() async throws {
+        try await saveClowns(3)
+        let refused: [(WirePredicate, String)] = [
+            (.isIn(.field("b"), [.int64(1), .list([.int64(2)])]), "IN aggregate"),
+            (.listContainsAny(.field("b"), [.list([])]), "IN aggregate"),
+            (.compare(.field("b"), .equal, .value(.list([.list([.int64(1)])]))), "another list"),
+            (.compare(.field("b"), .equal, .value(.list([.int64(1), .string("x")]))), "mixes"),
+            (.not(.listContains(.field("b"), .list([.string("x"), .int64(1)]))), "mixes"),
+            (.between(.field("b"), .value(.int64(1)), .value(.list([.list([])]))), "another list"),
+        ]
+        for (predicate, part) in refused {
+            do {
+                _ = try await query(predicate, limit: 1)
+                XCTFail("accepted \(predicate)")
+            } catch {
+                XCTAssertEqual(error.code, .invalidArguments)
+                XCTAssertTrue(error.message.contains(part), error.message)
+            }
+        }
+        // Lists of one kind, and IN aggregates mixing numbers, page.
+        let mixedNumbers = try await pages(.isIn(.field("b"), [.int64(1), .double(3)]), pageSize: 1)
+        XCTAssertEqual(mixedNumbers, [["c0"], ["c2"]])
+    }
 }

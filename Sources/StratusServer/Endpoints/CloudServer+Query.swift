@@ -91,11 +91,11 @@ extension CloudServer {
     private func resolve(_ request: WireQueryRequest, scope: RequestScope) throws(WireError) -> (WireQuery, WireZoneID?, QueryOrder.Key?) {
         guard let bytes = request.cursor else {
             guard let query = request.query else { throw WireError(.invalidArguments, "a query request needs a query or a cursor") }
-            try Self.checkDepth(of: query)
+            try Self.checkPredicate(of: query)
             return (query, request.zoneID, nil)
         }
         let cursor = try QueryCursor.open(bytes, key: sealingKey)
-        try Self.checkDepth(of: cursor.query)
+        try Self.checkPredicate(of: cursor.query)
         guard cursor.containerIdentifier == scope.container.identifier, cursor.database == scope.databaseScope else {
             throw WireError(.invalidArguments, "the query cursor belongs to another container or database")
         }
@@ -108,10 +108,15 @@ extension CloudServer {
         return (cursor.query, cursor.zoneID, QueryOrder.Key(values: cursor.lastValues, recordID: cursor.lastRecordID))
     }
 
-    /// Refuses a query whose predicate nests deeper than ``WirePredicate/maximumDepth``.
-    private static func checkDepth(of query: WireQuery) throws(WireError) {
+    /// Refuses a query whose predicate nests deeper than ``WirePredicate/maximumDepth``, or
+    /// holds a value its cursor could not carry (``WirePredicate/valueProblem``): what the
+    /// server answers, it can also page.
+    private static func checkPredicate(of query: WireQuery) throws(WireError) {
         guard query.predicate.isWithinMaximumDepth else {
             throw WireError(.invalidArguments, "the query's predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND and list of values is a level)")
+        }
+        if let problem = query.predicate.valueProblem {
+            throw WireError(.invalidArguments, "the query's predicate cannot be used: \(problem)")
         }
     }
 

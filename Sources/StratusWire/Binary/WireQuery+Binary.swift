@@ -124,10 +124,6 @@ extension WirePredicate {
     /// so the recursion stops one level past the limit.
     private static func read(from reader: inout BinaryReader, enclosing: Int) throws(BinaryFormatError) -> WirePredicate {
         guard enclosing <= maximumDepth else { throw tooDeep }
-        func list(_ reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
-            guard case .list(let values) = try WireFieldValue.read(from: &reader) else { throw BinaryFormatError("expected a list") }
-            return values
-        }
         switch try reader.readByte() {
         case 0: return .constant(try reader.readBool())
         case 1:
@@ -142,14 +138,40 @@ extension WirePredicate {
             guard let comparison = WireComparison(rawValue: raw) else { throw BinaryFormatError("unknown comparison \(raw)") }
             return .compare(field, comparison, try WireQueryOperand.read(from: &reader))
         case 4: return .between(try WireQueryField.read(from: &reader), try WireQueryOperand.read(from: &reader), try WireQueryOperand.read(from: &reader))
-        case 5: return .isIn(try WireQueryField.read(from: &reader), try list(&reader))
+        case 5: return .isIn(try WireQueryField.read(from: &reader), try readAggregate(from: &reader))
         case 6: return .listContains(try WireQueryField.read(from: &reader), try WireFieldValue.read(from: &reader))
-        case 7: return .listContainsAny(try WireQueryField.read(from: &reader), try list(&reader))
+        case 7: return .listContainsAny(try WireQueryField.read(from: &reader), try readAggregate(from: &reader))
         case 8: return .beginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 9: return .listMemberBeginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 10: return .tokens(try reader.readBool() ? .all : .any, try reader.readStrings())
         case let other: throw BinaryFormatError("unknown predicate tag \(other)")
         }
+    }
+}
+
+extension WirePredicate {
+    /// The tag byte of a list value, as ``WireFieldValue/write(to:)`` writes it.
+    private static let listTag: UInt8 = {
+        var writer = BinaryWriter()
+        WireFieldValue.list([]).write(to: &writer)
+        return writer.bytes.first ?? 0
+    }()
+
+    /// The aggregate `{…}` of `IN` and `ANY … IN`, written as a list value. Unlike a list
+    /// field value its elements may differ in kind, as the parser makes them
+    /// (`likes IN {1, 2.5}` holds an integer and a double), but none is a list
+    /// (``WirePredicate/valueProblem``).
+    private static func readAggregate(from reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
+        guard try reader.readByte() == listTag else { throw BinaryFormatError("expected the list of an IN aggregate") }
+        let count = try reader.readCount(minimumItemSize: 2)
+        var values: [WireFieldValue] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            let value = try WireFieldValue.read(from: &reader)
+            if case .list = value { throw BinaryFormatError("an IN aggregate cannot hold a list") }
+            values.append(value)
+        }
+        return values
     }
 }
 
