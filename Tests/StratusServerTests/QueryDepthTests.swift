@@ -184,4 +184,49 @@ final class QueryDepthTests: ServerTestCase {
         let mixedNumbers = try await pages(.isIn(.field("b"), [.int64(1), .double(3)]), pageSize: 1)
         XCTAssertEqual(mixedNumbers, [["c0"], ["c2"]])
     }
+
+    // MARK: - Fuzz
+
+    /// A raw predicate exactly `depth` deep: a leaf of depth 0 to 2 wrapped in NOTs and ANDs
+    /// whose other parts are shallower. A leaf 2 deep holds a list in a list, which the server
+    /// refuses whatever the depth.
+    private func randomPredicate(depth: Int, using random: inout SeededGenerator) -> (predicate: WirePredicate, nestsLists: Bool) {
+        let leafDepth = min(depth, Int.random(in: 0...2, using: &random))
+        var predicate: WirePredicate = switch leafDepth {
+        case 0: leaf
+        case 1: Bool.random(using: &random) ? .isIn(.field("b"), [.int64(1), .double(2)]) : .between(.field("b"), .value(.int64(1)), .value(.int64(2)))
+        default: .isIn(.field("b"), [.int64(1), .list([.int64(2)])])
+        }
+        for _ in 0..<(depth - leafDepth) {
+            predicate = Int.random(in: 0..<3, using: &random) == 0 ? .and([leaf, predicate]) : .not(predicate)
+        }
+        return (predicate, leafDepth == 2)
+    }
+
+    func testRandomRawPredicatesAroundTheLimitAreAnsweredOrRefusedNeverACrash() async throws {
+        try await saveClowns(3)
+        var random = SeededGenerator(seed: 0xDEE9_5E2F)
+        for _ in 0..<(60 * stressScale) {
+            let depth = Int.random(in: 0..<8, using: &random) == 0
+                ? Int.random(in: 1_000...5_000, using: &random)
+                : limit + Int.random(in: -3...2, using: &random)
+            let (predicate, nestsLists) = randomPredicate(depth: depth, using: &random)
+            do {
+                // Pages of one record, so every accepted query also opens a cursor.
+                var response = try await query(predicate, limit: 1)
+                var pages = 1
+                while let cursor = response.cursor {
+                    response = try await query(predicate, cursor: cursor, limit: 1)
+                    pages += 1
+                }
+                XCTAssertLessThanOrEqual(depth, limit, "a predicate \(depth) deep was answered")
+                XCTAssertFalse(nestsLists, "a list in a list was answered")
+                XCTAssertLessThanOrEqual(pages, 4)
+            } catch {
+                XCTAssertTrue(depth > limit || nestsLists, "\(depth) deep: \(error.message)")
+                XCTAssertEqual(error.code, .invalidArguments)
+                XCTAssertTrue(error.message.contains(depth > limit ? "\(limit)" : "list"), error.message)
+            }
+        }
+    }
 }
