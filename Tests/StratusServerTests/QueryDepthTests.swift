@@ -8,22 +8,27 @@ import XCTest
 final class QueryDepthTests: ServerTestCase {
     private let limit = WirePredicate.maximumDepth
     private var john: CKContainer!
+    private var guest: CKContainer!
 
     override func setUp() {
         super.setUp()
         john = device("john")
+        guest = device(nil)
     }
 
     override func tearDown() {
         john = nil
+        guest = nil
         super.tearDown()
     }
 
+    /// Raw requests read the public database from a device without an account, which needs
+    /// no session: anyone may send such a request, whatever its predicate.
     private var context: WireRequestContext {
-        WireRequestContext(containerIdentifier: identifier, database: .private, deviceID: john.deviceID)
+        WireRequestContext(containerIdentifier: identifier, database: .public, deviceID: guest.deviceID)
     }
 
-    /// Saves clowns c0… with `a == 1` and `b` cycling through 1, 2, 3.
+    /// Saves clowns c0… in the public database, with `a == 1` and `b` cycling through 1, 2, 3.
     private func saveClowns(_ count: Int) async throws {
         let clowns = (0..<count).map { index -> CKRecord in
             let clown = CKRecord(recordType: "Clown", recordID: CKRecord.ID(recordName: "c\(index)"))
@@ -31,7 +36,7 @@ final class QueryDepthTests: ServerTestCase {
             clown["b"] = index % 3 + 1
             return clown
         }
-        _ = try await john.privateCloudDatabase.modifyRecords(saving: clowns, deleting: [])
+        _ = try await john.publicCloudDatabase.modifyRecords(saving: clowns, deleting: [])
     }
 
     private func query(_ predicate: WirePredicate, cursor: [UInt8]? = nil, limit: Int = 0) async throws(WireError) -> WireQueryResponse {
@@ -67,7 +72,7 @@ final class QueryDepthTests: ServerTestCase {
         return predicate
     }
 
-    // MARK: - Defect 4: a raw request thousands of levels deep
+    // MARK: - A raw request thousands of levels deep
 
     func testRawQueryWithThousandsOfNestedNOTsIsRefusedNotACrash() async throws {
         try await saveClowns(3)
@@ -102,7 +107,7 @@ final class QueryDepthTests: ServerTestCase {
         await assertRefused(nots(4_000), "4,000 NOTs in production")
     }
 
-    // MARK: - Defect 5: one limit, the same for the request and its cursor
+    // MARK: - One limit, the same for the request and its cursor
 
     /// Queries page by page with `pageSize` records a page; the names of every page.
     private func pages(_ predicate: WirePredicate, pageSize: Int) async throws(WireError) -> [[String]] {
@@ -130,7 +135,7 @@ final class QueryDepthTests: ServerTestCase {
 
     func testParsedQueryExactlyAtTheLimitPagesWithACursor() async throws {
         try await saveClowns(5)
-        let database = john.privateCloudDatabase
+        let database = john.publicCloudDatabase
         let format = "a == 1 AND " + String(repeating: "NOT ", count: limit - 2) + "b IN {1, 2}"
         var page = try await database.records(matching: CKQuery(recordType: "Clown", predicate: NSPredicate(format: format)), resultsLimit: 1)
         var names = page.matchResults.map(\.0.recordName)
@@ -151,7 +156,7 @@ final class QueryDepthTests: ServerTestCase {
 
     func testAggregateMixingIntegersAndDoublesPagesWithACursor() async throws {
         try await saveClowns(5)
-        let database = john.privateCloudDatabase
+        let database = john.publicCloudDatabase
         var page = try await database.records(matching: CKQuery(recordType: "Clown", predicate: NSPredicate(format: "b IN {1, 2.5, 3}")), resultsLimit: 1)
         var names = page.matchResults.map(\.0.recordName)
         while let cursor = page.queryCursor {
