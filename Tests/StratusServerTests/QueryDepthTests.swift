@@ -166,7 +166,7 @@ final class QueryDepthTests: ServerTestCase {
         XCTAssertEqual(names, ["c0", "c2", "c3"])
     }
 
-    func testRawListsACursorCouldNotCarryAreRefused() async throws {
+    func testRawValuesACursorCouldNotCarryAreRefused() async throws {
         try await saveClowns(3)
         let refused: [(WirePredicate, String)] = [
             (.isIn(.field("b"), [.int64(1), .list([.int64(2)])]), "IN aggregate"),
@@ -175,6 +175,11 @@ final class QueryDepthTests: ServerTestCase {
             (.compare(.field("b"), .equal, .value(.list([.int64(1), .string("x")]))), "mixes"),
             (.not(.listContains(.field("b"), .list([.string("x"), .int64(1)]))), "mixes"),
             (.between(.field("b"), .value(.int64(1)), .value(.list([.list([])]))), "another list"),
+            (.compare(.field("b"), .less, .value(.double(.infinity))), "not finite"),
+            (.not(.isIn(.field("b"), [.int64(1), .double(-.infinity)])), "not finite"),
+            (.between(.field("b"), .value(.double(.nan)), .value(.int64(2))), "not finite"),
+            (.compare(.field("b"), .equal, .value(.list([.double(1), .double(.infinity)]))), "not finite"),
+            (.compare(.creationDate, .less, .value(.date(Date(timeIntervalSinceReferenceDate: .infinity)))), "not finite"),
         ]
         for (predicate, part) in refused {
             do {
@@ -185,7 +190,9 @@ final class QueryDepthTests: ServerTestCase {
                 XCTAssertTrue(error.message.contains(part), error.message)
             }
         }
-        // Lists of one kind, and IN aggregates mixing numbers, page.
+        // Lists of one kind, IN aggregates mixing numbers, and large finite numbers page.
+        let large = try await pages(.compare(.field("b"), .less, .value(.double(.greatestFiniteMagnitude))), pageSize: 2)
+        XCTAssertEqual(large, [["c0", "c1"], ["c2"]])
         let mixedNumbers = try await pages(.isIn(.field("b"), [.int64(1), .double(3)]), pageSize: 1)
         XCTAssertEqual(mixedNumbers, [["c0"], ["c2"]])
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 // Which values a predicate may hold: what the binary form (query cursors, CKQuery archives)
 // can carry back.
 
@@ -9,6 +11,8 @@ extension WirePredicate {
     ///   kind, as a list field does.
     /// - The aggregate `{…}` of `IN` and `ANY … IN` may mix kinds (`likes IN {1, 2.5}` holds an
     ///   integer and a double, which compare as numbers) but holds no list.
+    /// - Every double and date is finite (CloudKit stores no infinities; the parser refuses
+    ///   `1e999` as it refuses an infinite `%f` or `%@`).
     ///
     /// `NSPredicate(format:)` never makes such values; the server answers a raw request
     /// holding one with `invalidArguments`, since its query cursor could not carry it.
@@ -23,6 +27,7 @@ extension WirePredicate {
                 pending.append(inner)
             case .isIn(let field, let values), .listContainsAny(let field, let values):
                 if values.contains(where: \.isList) { return "the IN aggregate of '\(field)' holds a list" }
+                if let value = values.first(where: { !$0.isFiniteValue }) { return Self.notFinite(value, field) }
             case .compare(let field, _, .value(let value)), .listContains(let field, let value):
                 if let problem = Self.listProblem(value, field) { return problem }
             case .between(let field, let low, let high):
@@ -36,14 +41,21 @@ extension WirePredicate {
         return nil
     }
 
-    /// Why a value compared with `field` is not a list CloudKit could store, or nil.
+    /// Why a value compared with `field` is not one CloudKit could store, or nil.
     private static func listProblem(_ value: WireFieldValue, _ field: WireQueryField) -> String? {
-        guard case .list(let elements) = value else { return nil }
+        guard case .list(let elements) = value else {
+            return value.isFiniteValue ? nil : notFinite(value, field)
+        }
         if elements.contains(where: \.isList) { return "a list compared with '\(field)' holds another list" }
         if let first = elements.first, let other = elements.first(where: { $0.kind != first.kind }) {
             return "a list compared with '\(field)' mixes \(first.kind) and \(other.kind)"
         }
+        if let element = elements.first(where: { !$0.isFiniteValue }) { return notFinite(element, field) }
         return nil
+    }
+
+    private static func notFinite(_ value: WireFieldValue, _ field: WireQueryField) -> String {
+        "the value \(value) compared with '\(field)' is not finite"
     }
 }
 
@@ -52,5 +64,14 @@ extension WireFieldValue {
     fileprivate var isList: Bool {
         if case .list = self { return true }
         return false
+    }
+
+    /// Whether the value, not a list, is a finite double or date, or of another kind.
+    fileprivate var isFiniteValue: Bool {
+        switch self {
+        case .double(let number): number.isFinite
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
+        default: true
+        }
     }
 }
