@@ -40,7 +40,7 @@ final class PredicateDepthTests: XCTestCase {
         return value
     }
 
-    // MARK: - Defect 1: aggregate braces nest without bound
+    // MARK: - Aggregate braces and tokenize count toward the limit
 
     func testThousandsOfAggregateBracesAreRefusedNotACrash() {
         let message = refusal(NSPredicate(format: braces(9_000)))
@@ -64,7 +64,7 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertTrue(refusal(NSPredicate(format: tokenizeInTokenize))?.contains("\(limit)") == true)
     }
 
-    // MARK: - Defect 2: a %@ argument nested thousands deep
+    // MARK: - A %@ argument is measured before it is cast
 
     func testArrayArgumentNestedThousandsDeepIsRefusedBeforeItIsWalked() {
         let message = refusal(NSPredicate(format: "tricks IN %@", nestedArray(4_000)))
@@ -101,7 +101,7 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertTrue(refusal(NSPredicate(format: "name IN %@", [["Bozo"]]))?.contains("list") == true)
     }
 
-    // MARK: - Defect 3: non-finite literals
+    // MARK: - Non-finite numbers
 
     func testNonFiniteLiteralsAreRefusedLikeNonFiniteArguments() {
         for format in ["likes == 1e999", "likes < -1e999", "likes BETWEEN {0, 1e999}", "likes IN {1, 2e400}"] {
@@ -114,7 +114,7 @@ final class PredicateDepthTests: XCTestCase {
         XCTAssertEqual(parsed(NSPredicate(format: "likes == 99999999999999999999")), .compare(.field("likes"), .equal, .value(.double(1e20))))
     }
 
-    // MARK: - Defect 5: one limit, the same everywhere
+    // MARK: - One limit, the same in the parser, the archive and the binary reader
 
     func testPredicateExactlyAtTheLimitParsesAndOneLevelDeeperIsRefused() {
         XCTAssertNotNil(parsed(NSPredicate(format: nots(limit))))

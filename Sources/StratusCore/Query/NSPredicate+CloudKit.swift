@@ -15,8 +15,10 @@ extension NSPredicate {
     /// ```
     ///
     /// The string is parsed now, but a format CloudKit does not accept (`OR`, `ENDSWITH`,
-    /// key paths, …) is reported only when a query runs, as `invalidArguments` naming the
-    /// offending part, never as a crash. `evaluate(with:)` tests a `CKRecord` locally.
+    /// key paths, a number that is not finite such as `1e999`, nesting deeper than
+    /// ``WirePredicate/maximumDepth``, …) is reported only when a query runs, as
+    /// `invalidArguments` naming the offending part, never as a crash. `evaluate(with:)` tests
+    /// a `CKRecord` locally.
     public convenience init(format predicateFormat: String, _ args: Any...) {
         self.init(format: predicateFormat, argumentArray: args)
     }

@@ -8,12 +8,12 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [Any?]
     private var nextArgument = 0
-    /// The levels the parser is inside: parentheses, NOTs and aggregates `{…}`.
+    /// The levels the parser is inside: parentheses, NOTs, aggregates `{…}` and `tokenize(…)`.
     private var depth = 0
 
     /// The refusal of a predicate deeper than ``WirePredicate/maximumDepth``.
     static var tooDeep: PredicateError {
-        PredicateError("the predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND, parenthesis, aggregate {…} and array argument is a level)")
+        PredicateError("the predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND, parenthesis, aggregate {…} and level of an array argument counts one)")
     }
 
     /// Runs `body` one level deeper. Every construct the parser recurses into goes through

@@ -25,14 +25,18 @@ extension WirePredicate {
     /// `NOT a == 1` is 1, `b IN {1, 2}` is 1, `a == 1 AND NOT b IN {1, 2}` is 3, and 64 `NOT`s
     /// around `a == 1` are exactly at the limit.
     ///
-    /// In a format string the parser also counts each pair of parentheses and each `{…}` or
-    /// array argument as a level while it reads, since it descends into them (the parsed tree
-    /// drops the parentheses), and each `NSCompoundPredicate` counts one level; a predicate
-    /// whose text or compound structure nests deeper than the limit is refused even when the
-    /// tree it stands for would not be.
+    /// While it reads a format string, the parser counts every construct it descends into as
+    /// a level: each `NOT`/`!`, each pair of parentheses (the parsed tree drops them), each
+    /// aggregate `{…}`, each `tokenize(…)`, and each level of an array given for `%@`
+    /// (`[1, 2]` is one, `[[1]]` two, whether Swift arrays, `NSArray`s, sets or dictionaries).
+    /// Each `NSCompoundPredicate` counts one level too. A predicate whose text or compound
+    /// structure nests deeper than the limit is refused even when the tree it stands for
+    /// would not be, and then the tree is checked as well (a top-level `AND` adds its level
+    /// there).
     ///
-    /// Every check measures depth with an explicit stack, never by recursion, so a predicate
-    /// thousands of levels deep is refused without exhausting a thread's stack.
+    /// Depth is measured with an explicit stack, never by recursion, and the parser and the
+    /// binary reader stop descending one level past the limit, so a predicate thousands of
+    /// levels deep is refused without exhausting a thread's stack.
     public static let maximumDepth = 64
 
     /// The predicate's depth as ``maximumDepth`` counts it, measured without recursion.
