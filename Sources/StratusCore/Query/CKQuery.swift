@@ -93,7 +93,9 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
         SecureCodingBlob.encode(blob, with: coder)
     }
 
-    /// Decodes a query; nil for a missing, damaged or foreign archive.
+    /// Decodes a query; nil for a missing, damaged or foreign archive, and for a predicate
+    /// nested deeper than ``WirePredicate/maximumDepth`` (which `NSPredicate(format:)` never
+    /// accepts, so every query Stratus archived decodes).
     public required convenience init?(coder: NSCoder) {
         guard let decoded = SecureCodingBlob.decode(from: coder, as: .query, { reader throws(BinaryFormatError) in
             let recordType = try reader.readString()

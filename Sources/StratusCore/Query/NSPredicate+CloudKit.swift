@@ -15,8 +15,10 @@ extension NSPredicate {
     /// ```
     ///
     /// The string is parsed now, but a format CloudKit does not accept (`OR`, `ENDSWITH`,
-    /// key paths, …) is reported only when a query runs, as `invalidArguments` naming the
-    /// offending part, never as a crash. `evaluate(with:)` tests a `CKRecord` locally.
+    /// key paths, a number that is not finite such as `1e999`, nesting deeper than
+    /// ``WirePredicate/maximumDepth``, …) is reported only when a query runs, as
+    /// `invalidArguments` naming the offending part, never as a crash. `evaluate(with:)` tests
+    /// a `CKRecord` locally.
     public convenience init(format predicateFormat: String, _ args: Any...) {
         self.init(format: predicateFormat, argumentArray: args)
     }
@@ -55,16 +57,21 @@ extension NSPredicate: PredicateFormatReading {}
 extension NSPredicate {
     /// The CloudKit predicate this `NSPredicate` stands for: a Stratus format predicate,
     /// `NSPredicate(value:)`, or an AND/NOT `NSCompoundPredicate` of these. Anything else, such
-    /// as a block predicate of your own or an OR compound, is refused with a message.
+    /// as a block predicate of your own or an OR compound, is refused with a message, and so
+    /// is one nesting deeper than ``WirePredicate/maximumDepth`` (each compound counts a level).
     package var cloudKitPredicate: Result<WirePredicate, PredicateError> {
-        cloudKitPredicate(depth: 0)
+        let converted = cloudKitPredicate(depth: 0)
+        // Compounds around format predicates add up; the tree as a whole must fit the limit.
+        if case .success(let predicate) = converted, !predicate.isWithinMaximumDepth {
+            return .failure(PredicateParser.tooDeep)
+        }
+        return converted
     }
 
+    /// The predicate below `depth` enclosing compounds.
     private func cloudKitPredicate(depth: Int) -> Result<WirePredicate, PredicateError> {
         if let compound = self as? NSCompoundPredicate {
-            guard depth < PredicateParser.maximumDepth else {
-                return .failure(PredicateError("compound predicates nest more than \(PredicateParser.maximumDepth) deep"))
-            }
+            guard depth < WirePredicate.maximumDepth else { return .failure(PredicateParser.tooDeep) }
             var parts: [WirePredicate] = []
             for subpredicate in compound.subpredicates {
                 switch subpredicate.cloudKitPredicate(depth: depth + 1) {

@@ -89,6 +89,10 @@ enum PredicateLexer {
                 if let integer = Int64(text) {
                     tokens.append(.number(.integer(integer)))
                 } else if let double = Double(text) {
+                    // `1e999` reads as infinity; refused like an infinite %f or %@ argument.
+                    guard double.isFinite else {
+                        return .failure(PredicateError("'\(text)' is not a finite number; CloudKit queries compare only finite numbers"))
+                    }
                     tokens.append(.number(.double(double)))
                 } else {
                     return .failure(PredicateError("'\(text)' is not a number"))

@@ -8,22 +8,29 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [Any?]
     private var nextArgument = 0
+    /// The levels the parser is inside: parentheses, NOTs, aggregates `{…}` and `tokenize(…)`.
     private var depth = 0
 
-    /// How deeply parentheses and NOTs may nest: deeper predicates are refused, not parsed
-    /// with unbounded recursion.
-    static let maximumDepth = 32
+    /// The refusal of a predicate deeper than ``WirePredicate/maximumDepth``.
+    static var tooDeep: PredicateError {
+        PredicateError("the predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND, parenthesis, aggregate {…} and level of an array argument counts one)")
+    }
 
+    /// Runs `body` one level deeper. Every construct the parser recurses into goes through
+    /// here, so input can never recurse past ``WirePredicate/maximumDepth`` levels: deeper
+    /// predicates are refused, not parsed with unbounded recursion.
     private mutating func nested<T>(_ body: (inout PredicateParser) throws -> T) throws -> T {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else {
-            throw PredicateError("the predicate nests parentheses or NOT more than \(Self.maximumDepth) deep")
-        }
+        guard depth <= WirePredicate.maximumDepth else { throw Self.tooDeep }
         return try body(&self)
     }
 
     /// Parses `format` with `arguments` substituted for `%@`, `%K`, `%d` and `%f`.
+    ///
+    /// Refuses a predicate that nests deeper than ``WirePredicate/maximumDepth``, counting its
+    /// text as it is read (parentheses included) and then the tree it stands for (which adds
+    /// the level of a top-level AND).
     static func parse(_ format: String, arguments: [Any?]) -> Result<WirePredicate, PredicateError> {
         switch PredicateLexer.tokens(of: format) {
         case .failure(let error):
@@ -38,6 +45,7 @@ struct PredicateParser {
                 guard parser.nextArgument == arguments.count else {
                     throw PredicateError("\(arguments.count) arguments given, \(parser.nextArgument) used")
                 }
+                guard predicate.isWithinMaximumDepth else { throw tooDeep }
                 return .success(predicate)
             } catch let error as PredicateError {
                 return .failure(error)
@@ -185,22 +193,41 @@ struct PredicateParser {
         case .argument(let specifier):
             return try argumentExpression(specifier)
         case .symbol("{"):
-            var values: [WireFieldValue] = []
-            if !accept(symbol: "}") {
-                repeat {
-                    switch try parseExpression() {
-                    case .value(let value): values.append(value)
-                    case let other: throw PredicateError("'\(other)' cannot stand in an aggregate {…}")
-                    }
-                } while accept(symbol: ",")
-                try expect(symbol: "}", "to close the aggregate")
-            }
-            return .list(values)
+            return try nested { try $0.parseAggregate() }
         case .word(let word):
             return try wordExpression(word)
         case .symbol(let symbol):
             throw PredicateError("unexpected '\(symbol)' where a value or key was expected")
         }
+    }
+
+    /// The values of an aggregate `{a, b}` after its `{`, to its `}`.
+    private mutating func parseAggregate() throws -> Expression {
+        var values: [WireFieldValue] = []
+        if !accept(symbol: "}") {
+            repeat {
+                switch try parseExpression() {
+                case .value(let value): values.append(value)
+                case let other: throw PredicateError("'\(other)' cannot stand in an aggregate {…}")
+                }
+            } while accept(symbol: ",")
+            try expect(symbol: "}", "to close the aggregate")
+        }
+        return .list(values)
+    }
+
+    /// `tokenize('text', 'Cdl')` after the word `tokenize`.
+    private mutating func parseTokenize() throws -> Expression {
+        try expect(symbol: "(", "after tokenize")
+        guard case .value(.string(let text)) = try parseExpression() else {
+            throw PredicateError("tokenize needs a string to tokenize")
+        }
+        try expect(symbol: ",", "in tokenize(…, 'Cdl')")
+        guard case .value(.string(let options)) = try parseExpression(), options == "Cdl" else {
+            throw PredicateError("tokenize supports only the options 'Cdl'")
+        }
+        try expect(symbol: ")", "to close tokenize(")
+        return .tokenize(text)
     }
 
     private mutating func wordExpression(_ word: String) throws -> Expression {
@@ -214,16 +241,8 @@ struct PredicateParser {
             try expect(symbol: ")", "after now(")
             return .now
         case "TOKENIZE":
-            try expect(symbol: "(", "after tokenize")
-            guard case .value(.string(let text)) = try parseExpression() else {
-                throw PredicateError("tokenize needs a string to tokenize")
-            }
-            try expect(symbol: ",", "in tokenize(…, 'Cdl')")
-            guard case .value(.string(let options)) = try parseExpression(), options == "Cdl" else {
-                throw PredicateError("tokenize supports only the options 'Cdl'")
-            }
-            try expect(symbol: ")", "to close tokenize(")
-            return .tokenize(text)
+            // Its arguments are expressions, which may call tokenize again: a level.
+            return try nested { try $0.parseTokenize() }
         case "ALLTOKENS":
             return .allTokens
         case "DISTANCETOLOCATION", "DISTANCE":
@@ -254,6 +273,12 @@ struct PredicateParser {
         }
         let argument = arguments[nextArgument]
         nextArgument += 1
+        // Before any cast: casting a nested array to a class (NSNull, NSNumber, CKRecord…)
+        // bridges it recursively, all the way down.
+        let remaining = WirePredicate.maximumDepth - depth
+        if let argument, Self.nesting(of: argument, stoppingAbove: remaining) > remaining {
+            throw Self.tooDeep
+        }
         switch specifier.last {
         case "K":
             guard let key = argument as? String else { throw PredicateError("%K needs a key name, not \(describe(argument))") }
@@ -293,6 +318,36 @@ struct PredicateParser {
         case .success(let value): return .value(value)
         case .failure(let rejection): throw PredicateError("argument \(describe(argument)): \(rejection.reason)")
         }
+    }
+
+    /// How many collections deep `argument` nests (a flat array is 1, a number 0), counting
+    /// Swift and Foundation arrays, sets and dictionaries; stops past `limit`, returning
+    /// `limit + 1`. Argument arrays become lists, so each of their levels is a predicate level.
+    ///
+    /// Walks with an explicit stack, reading elements through `Mirror`, which neither recurses
+    /// nor bridges: on Linux even `NSArray.object(at:)` bridges a nested `NSArray` to Swift
+    /// recursively, and so does casting a nested Swift array to any class. A collection that
+    /// contains itself is as deep as the limit allows, and more.
+    static func nesting(of argument: Any, stoppingAbove limit: Int) -> Int {
+        var pending: [(value: Any, level: Int)] = [(argument, 0)]
+        var deepest = 0
+        while let (value, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            if deepest > limit { return limit + 1 }
+            if value is String { continue }
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .collection?, .set?, .dictionary?:
+                for child in mirror.children { pending.append((child.value, level + 1)) }
+                deepest = max(deepest, level + 1)
+            case .optional?, .tuple?:
+                // The value inside, or a dictionary's key and value: no level of their own.
+                for child in mirror.children { pending.append((child.value, level)) }
+            default:
+                break
+            }
+        }
+        return min(deepest, limit + 1)
     }
 
     private func describe(_ argument: Any?) -> String {

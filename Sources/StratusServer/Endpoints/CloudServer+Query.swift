@@ -83,12 +83,19 @@ extension CloudServer {
 
     /// The query, zone and starting point of a request: its own, or its cursor's, checked to
     /// belong to this server, database and user.
+    ///
+    /// The query's predicate is checked against ``WirePredicate/maximumDepth`` here, before
+    /// anything else reads it: validation, index planning, evaluation, hashing and the cursor's
+    /// encoding all recurse into the predicate, and a request need not come from Stratus's
+    /// parser. The depth is measured without recursion.
     private func resolve(_ request: WireQueryRequest, scope: RequestScope) throws(WireError) -> (WireQuery, WireZoneID?, QueryOrder.Key?) {
         guard let bytes = request.cursor else {
             guard let query = request.query else { throw WireError(.invalidArguments, "a query request needs a query or a cursor") }
+            try Self.checkPredicate(of: query)
             return (query, request.zoneID, nil)
         }
         let cursor = try QueryCursor.open(bytes, key: sealingKey)
+        try Self.checkPredicate(of: cursor.query)
         guard cursor.containerIdentifier == scope.container.identifier, cursor.database == scope.databaseScope else {
             throw WireError(.invalidArguments, "the query cursor belongs to another container or database")
         }
@@ -99,6 +106,18 @@ extension CloudServer {
             throw WireError(.invalidArguments, "the query cursor is not one this server issued, or it was altered")
         }
         return (cursor.query, cursor.zoneID, QueryOrder.Key(values: cursor.lastValues, recordID: cursor.lastRecordID))
+    }
+
+    /// Refuses a query whose predicate nests deeper than ``WirePredicate/maximumDepth``, or
+    /// holds a value its cursor could not carry (``WirePredicate/valueProblem``): what the
+    /// server answers, it can also page.
+    private static func checkPredicate(of query: WireQuery) throws(WireError) {
+        guard query.predicate.isWithinMaximumDepth else {
+            throw WireError(.invalidArguments, "the query's predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND and list of values is a level)")
+        }
+        if let problem = query.predicate.valueProblem {
+            throw WireError(.invalidArguments, "the query's predicate cannot be used: \(problem)")
+        }
     }
 
     private func canRead(_ stored: StoredRecord, scope: RequestScope) -> Bool {

@@ -6,6 +6,11 @@ import StratusWire
 ///
 /// On the wire: a format version, the fields below, and an HMAC-SHA-256 under the server's
 /// own key, so that a flipped byte, a forged cursor or one from another server is refused.
+///
+/// The server answers, and so issues cursors for, only queries whose predicate is within
+/// ``WirePredicate/maximumDepth`` and holds no value the binary form cannot carry
+/// (``WirePredicate/valueProblem``); the reader refuses exactly what is deeper, so the cursor
+/// of every query the server answers opens again.
 struct QueryCursor: Hashable {
     static let version: UInt8 = 1
 

@@ -57,8 +57,6 @@ extension WireQueryOperand {
 }
 
 extension WirePredicate {
-    private static let maximumDepth = 64
-
     package func write(to writer: inout BinaryWriter) {
         switch self {
         case .constant(let value):
@@ -108,38 +106,72 @@ extension WirePredicate {
         }
     }
 
+    /// Reads a predicate; refuses one that nests deeper than ``maximumDepth`` as the parser
+    /// and the server count it, so that whatever they accept also reads back (from a `CKQuery`
+    /// archive or a query cursor), and nothing deeper does.
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WirePredicate {
-        try read(from: &reader, depth: 0)
+        let predicate = try read(from: &reader, enclosing: 0)
+        // The reading below stops deep NOTs and ANDs; this also counts the list levels.
+        guard predicate.isWithinMaximumDepth else { throw tooDeep }
+        return predicate
     }
 
-    private static func read(from reader: inout BinaryReader, depth: Int) throws(BinaryFormatError) -> WirePredicate {
-        guard depth < maximumDepth else { throw BinaryFormatError("predicate nested deeper than \(maximumDepth)") }
-        func list(_ reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
-            guard case .list(let values) = try WireFieldValue.read(from: &reader) else { throw BinaryFormatError("expected a list") }
-            return values
-        }
+    private static var tooDeep: BinaryFormatError {
+        BinaryFormatError("predicate nests more than \(maximumDepth) levels deep")
+    }
+
+    /// Reads one node below `enclosing` NOTs and ANDs, which already count toward the depth,
+    /// so the recursion stops one level past the limit.
+    private static func read(from reader: inout BinaryReader, enclosing: Int) throws(BinaryFormatError) -> WirePredicate {
+        guard enclosing <= maximumDepth else { throw tooDeep }
         switch try reader.readByte() {
         case 0: return .constant(try reader.readBool())
         case 1:
             let count = try reader.readCount(minimumItemSize: 2)
             var parts: [WirePredicate] = []
-            for _ in 0..<count { parts.append(try read(from: &reader, depth: depth + 1)) }
+            for _ in 0..<count { parts.append(try read(from: &reader, enclosing: enclosing + 1)) }
             return .and(parts)
-        case 2: return .not(try read(from: &reader, depth: depth + 1))
+        case 2: return .not(try read(from: &reader, enclosing: enclosing + 1))
         case 3:
             let field = try WireQueryField.read(from: &reader)
             let raw = try reader.readString()
             guard let comparison = WireComparison(rawValue: raw) else { throw BinaryFormatError("unknown comparison \(raw)") }
             return .compare(field, comparison, try WireQueryOperand.read(from: &reader))
         case 4: return .between(try WireQueryField.read(from: &reader), try WireQueryOperand.read(from: &reader), try WireQueryOperand.read(from: &reader))
-        case 5: return .isIn(try WireQueryField.read(from: &reader), try list(&reader))
+        case 5: return .isIn(try WireQueryField.read(from: &reader), try readAggregate(from: &reader))
         case 6: return .listContains(try WireQueryField.read(from: &reader), try WireFieldValue.read(from: &reader))
-        case 7: return .listContainsAny(try WireQueryField.read(from: &reader), try list(&reader))
+        case 7: return .listContainsAny(try WireQueryField.read(from: &reader), try readAggregate(from: &reader))
         case 8: return .beginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 9: return .listMemberBeginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 10: return .tokens(try reader.readBool() ? .all : .any, try reader.readStrings())
         case let other: throw BinaryFormatError("unknown predicate tag \(other)")
         }
+    }
+}
+
+extension WirePredicate {
+    /// The tag byte of a list value, as ``WireFieldValue/write(to:)`` writes it.
+    private static let listTag: UInt8 = {
+        var writer = BinaryWriter()
+        WireFieldValue.list([]).write(to: &writer)
+        return writer.bytes.first ?? 0
+    }()
+
+    /// The aggregate `{…}` of `IN` and `ANY … IN`, written as a list value. Unlike a list
+    /// field value its elements may differ in kind, as the parser makes them
+    /// (`likes IN {1, 2.5}` holds an integer and a double), but none is a list
+    /// (``WirePredicate/valueProblem``).
+    private static func readAggregate(from reader: inout BinaryReader) throws(BinaryFormatError) -> [WireFieldValue] {
+        guard try reader.readByte() == listTag else { throw BinaryFormatError("expected the list of an IN aggregate") }
+        let count = try reader.readCount(minimumItemSize: 2)
+        var values: [WireFieldValue] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            let value = try WireFieldValue.read(from: &reader)
+            if case .list = value { throw BinaryFormatError("an IN aggregate cannot hold a list") }
+            values.append(value)
+        }
+        return values
     }
 }
 

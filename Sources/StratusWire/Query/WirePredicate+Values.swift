@@ -1,0 +1,77 @@
+import Foundation
+
+// Which values a predicate may hold: what the binary form (query cursors, CKQuery archives)
+// can carry back.
+
+extension WirePredicate {
+    /// Why the predicate holds a value no query can use, or nil when it holds none.
+    ///
+    /// - No list holds another list (a CloudKit list never nests).
+    /// - A list compared with a field (`==`, `CONTAINS`, `BETWEEN` bounds) holds values of one
+    ///   kind, as a list field does.
+    /// - The aggregate `{…}` of `IN` and `ANY … IN` may mix kinds (`likes IN {1, 2.5}` holds an
+    ///   integer and a double, which compare as numbers) but holds no list.
+    /// - Every double and date is finite (CloudKit stores no infinities; the parser refuses
+    ///   `1e999` as it refuses an infinite `%f` or `%@`).
+    ///
+    /// `NSPredicate(format:)` never makes such values; the server answers a raw request
+    /// holding one with `invalidArguments`, since its query cursor could not carry it.
+    /// Walks the predicate with an explicit stack, never by recursion.
+    public var valueProblem: String? {
+        var pending: [WirePredicate] = [self]
+        while let predicate = pending.popLast() {
+            switch predicate {
+            case .and(let parts):
+                pending.append(contentsOf: parts)
+            case .not(let inner):
+                pending.append(inner)
+            case .isIn(let field, let values), .listContainsAny(let field, let values):
+                if values.contains(where: \.isList) { return "the IN aggregate of '\(field)' holds a list" }
+                if let value = values.first(where: { !$0.isFiniteValue }) { return Self.notFinite(value, field) }
+            case .compare(let field, _, .value(let value)), .listContains(let field, let value):
+                if let problem = Self.listProblem(value, field) { return problem }
+            case .between(let field, let low, let high):
+                for case .value(let bound) in [low, high] {
+                    if let problem = Self.listProblem(bound, field) { return problem }
+                }
+            case .constant, .compare, .beginsWith, .listMemberBeginsWith, .tokens:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// Why a value compared with `field` is not one CloudKit could store, or nil.
+    private static func listProblem(_ value: WireFieldValue, _ field: WireQueryField) -> String? {
+        guard case .list(let elements) = value else {
+            return value.isFiniteValue ? nil : notFinite(value, field)
+        }
+        if elements.contains(where: \.isList) { return "a list compared with '\(field)' holds another list" }
+        if let first = elements.first, let other = elements.first(where: { $0.kind != first.kind }) {
+            return "a list compared with '\(field)' mixes \(first.kind) and \(other.kind)"
+        }
+        if let element = elements.first(where: { !$0.isFiniteValue }) { return notFinite(element, field) }
+        return nil
+    }
+
+    private static func notFinite(_ value: WireFieldValue, _ field: WireQueryField) -> String {
+        "the value \(value) compared with '\(field)' is not finite"
+    }
+}
+
+extension WireFieldValue {
+    /// Whether the value is a list.
+    fileprivate var isList: Bool {
+        if case .list = self { return true }
+        return false
+    }
+
+    /// Whether the value, not a list, is a finite double or date, or of another kind.
+    fileprivate var isFiniteValue: Bool {
+        switch self {
+        case .double(let number): number.isFinite
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
+        default: true
+        }
+    }
+}
