@@ -153,7 +153,7 @@ extension RequestScope {
     func storedForm(of equality: (field: WireQueryField, value: WireFieldValue)) -> (field: WireQueryField, value: WireFieldValue) {
         guard equality.field == .creatorUserRecordID || equality.field == .lastModifiedUserRecordID,
               case .reference(let reference) = equality.value,
-              reference.recordID.recordName == WireZoneID.currentUserOwnerName,
+              reference.recordID.recordName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName),
               let user = userRecordName
         else { return equality }
         return (equality.field, .reference(WireReference(recordID: WireRecordID(recordName: user), action: .none)))

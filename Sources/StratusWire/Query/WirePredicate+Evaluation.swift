@@ -115,7 +115,7 @@ extension WirePredicateContext {
         guard field == .creatorUserRecordID || field == .lastModifiedUserRecordID,
               case .reference(let reference) = value,
               let user = currentUserRecordName,
-              reference.recordID.recordName == user
+              reference.recordID.recordName.hasSameUTF8Bytes(as: user)
         else { return value }
         return .reference(WireReference(recordID: WireRecordID(recordName: WireZoneID.currentUserOwnerName), action: .none))
     }
