@@ -1,6 +1,7 @@
 import Foundation
 import StratusCore
 import XCTest
+import _StratusTestSupport
 
 /// Every CloudKit field type goes into a record and comes back with the casts CloudKit code writes.
 final class RecordValueTests: XCTestCase {
@@ -208,6 +209,23 @@ final class RecordValueTests: XCTestCase {
         XCTAssertNil(record["mixed"])
         XCTAssertEqual(Set(record.rejectedValues.plain.keys), ["nested", "mixed"])
         XCTAssertTrue(record.rejectedValues.plain["mixed"]?.contains("one type") == true)
+    }
+
+    func testAnArrayNestedThousandsDeepIsRefusedAtItsSecondLevelNotWalked() {
+        var swiftArray: Any = [1]
+        var objcArray = NSArray(object: NSNumber(value: 1))
+        for _ in 0..<4_000 {
+            swiftArray = [swiftArray]
+            objcArray = NSArray(object: objcArray)
+        }
+        let values = UncheckedSendable((swiftArray, objcArray))
+        let rejected = onSmallStack {
+            let record = CKRecord(recordType: "Lists")
+            record.setValue(values.value.0, forKey: "swift")
+            record.setValue(values.value.1, forKey: "objc")
+            return [record.object(forKey: "swift") == nil, record.object(forKey: "objc") == nil] + ["swift", "objc"].map { record.rejectedValues.plain[$0]?.contains("another list") == true }
+        }
+        XCTAssertEqual(rejected, [true, true, true, true])
     }
 
     func testKeyValueCodingRejectsValuesOfOtherTypes() {

@@ -276,7 +276,7 @@ struct PredicateParser {
         // Before any cast: casting a nested array to a class (NSNull, NSNumber, CKRecord…)
         // bridges it recursively, all the way down.
         let remaining = WirePredicate.maximumDepth - depth
-        if let argument, Self.nesting(of: argument, stoppingAbove: remaining) > remaining {
+        if let argument, FieldValueConversion.nesting(of: argument, stoppingAbove: remaining) > remaining {
             throw Self.tooDeep
         }
         switch specifier.last {
@@ -318,36 +318,6 @@ struct PredicateParser {
         case .success(let value): return .value(value)
         case .failure(let rejection): throw PredicateError("argument \(describe(argument)): \(rejection.reason)")
         }
-    }
-
-    /// How many collections deep `argument` nests (a flat array is 1, a number 0), counting
-    /// Swift and Foundation arrays, sets and dictionaries; stops past `limit`, returning
-    /// `limit + 1`. Argument arrays become lists, so each of their levels is a predicate level.
-    ///
-    /// Walks with an explicit stack, reading elements through `Mirror`, which neither recurses
-    /// nor bridges: on Linux even `NSArray.object(at:)` bridges a nested `NSArray` to Swift
-    /// recursively, and so does casting a nested Swift array to any class. A collection that
-    /// contains itself is as deep as the limit allows, and more.
-    static func nesting(of argument: Any, stoppingAbove limit: Int) -> Int {
-        var pending: [(value: Any, level: Int)] = [(argument, 0)]
-        var deepest = 0
-        while let (value, level) = pending.popLast() {
-            deepest = max(deepest, level)
-            if deepest > limit { return limit + 1 }
-            if value is String { continue }
-            let mirror = Mirror(reflecting: value)
-            switch mirror.displayStyle {
-            case .collection?, .set?, .dictionary?:
-                for child in mirror.children { pending.append((child.value, level + 1)) }
-                deepest = max(deepest, level + 1)
-            case .optional?, .tuple?:
-                // The value inside, or a dictionary's key and value: no level of their own.
-                for child in mirror.children { pending.append((child.value, level)) }
-            default:
-                break
-            }
-        }
-        return min(deepest, limit + 1)
     }
 
     private func describe(_ argument: Any?) -> String {

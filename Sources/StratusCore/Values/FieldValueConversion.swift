@@ -37,6 +37,37 @@ enum FieldValueConversion {
         }
     }
 
+    /// How many collections deep `argument` nests (a flat array is 1, a number 0), counting
+    /// Swift and Foundation arrays, sets and dictionaries; stops past `limit`, returning
+    /// `limit + 1`. A predicate's argument arrays become lists, so each of their levels is a
+    /// predicate level; a record's list may not nest at all.
+    ///
+    /// Walks with an explicit stack, reading elements through `Mirror`, which neither recurses
+    /// nor bridges: on Linux even `NSArray.object(at:)` bridges a nested `NSArray` to Swift
+    /// recursively, and so does casting a nested Swift array to any class. A collection that
+    /// contains itself is as deep as the limit allows, and more.
+    static func nesting(of argument: Any, stoppingAbove limit: Int) -> Int {
+        var pending: [(value: Any, level: Int)] = [(argument, 0)]
+        var deepest = 0
+        while let (value, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            if deepest > limit { return limit + 1 }
+            if value is String { continue }
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .collection?, .set?, .dictionary?:
+                for child in mirror.children { pending.append((child.value, level + 1)) }
+                deepest = max(deepest, level + 1)
+            case .optional?, .tuple?:
+                // The value inside, or a dictionary's key and value: no level of their own.
+                for child in mirror.children { pending.append((child.value, level)) }
+            default:
+                break
+            }
+        }
+        return min(deepest, limit + 1)
+    }
+
     /// The list value of `elements`: one kind of value, no nested lists.
     static func list(from elements: some Sequence) -> Result<WireFieldValue, Rejection> {
         var values: [WireFieldValue] = []
@@ -45,9 +76,8 @@ enum FieldValueConversion {
             guard let convertible = element as? any FieldValueConvertible else {
                 return .failure("list element: \(type(of: element)) is not a CloudKit field type")
             }
+            if convertible.isList { return .failure("a list cannot hold another list") }
             switch convertible.fieldValue() {
-            case .success(.list):
-                return .failure("a list cannot hold another list")
             case .success(let value):
                 if let first = values.first, first.kind != value.kind {
                     return .failure("a list must hold values of one type, not \(first.kind) and \(value.kind)")
@@ -105,6 +135,13 @@ enum FieldValueConversion {
 /// `NSNumber` holding 2.0 is a double and a Swift `Int` an integer, with no bridging guesswork.
 protocol FieldValueConvertible {
     func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection>
+    /// Whether the value is a list: a list inside a list is refused before it is converted,
+    /// so an array nested thousands deep is refused at its second level, not walked.
+    var isList: Bool { get }
+}
+
+extension FieldValueConvertible {
+    var isList: Bool { false }
 }
 
 extension WireFieldValue {
@@ -199,8 +236,15 @@ extension CKAsset: FieldValueConvertible {
 
 extension Array: FieldValueConvertible {
     func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { FieldValueConversion.list(from: self) }
+    var isList: Bool { true }
 }
 
 extension NSArray: FieldValueConvertible {
-    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> { FieldValueConversion.list(from: self) }
+    /// Looked at through `Mirror` first: on Linux, reading an element of an `NSArray` bridges
+    /// a nested `NSArray` to Swift all the way down, which a deep enough one overflows.
+    func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
+        guard FieldValueConversion.nesting(of: self, stoppingAbove: 1) <= 1 else { return .failure("a list cannot hold another list") }
+        return FieldValueConversion.list(from: self)
+    }
+    var isList: Bool { true }
 }
