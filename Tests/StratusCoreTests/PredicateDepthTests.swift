@@ -14,14 +14,6 @@ final class PredicateDepthTests: XCTestCase {
         return nil
     }
 
-    private func parsed(_ predicate: NSPredicate, file: StaticString = #filePath, line: UInt = #line) -> WirePredicate? {
-        switch predicate.cloudKitPredicate {
-        case .success(let tree): return tree
-        case .failure(let error):
-            XCTFail("refused: \(error.message)", file: file, line: line)
-            return nil
-        }
-    }
 
     /// `NOT NOT … a == 1` with `count` NOTs.
     private func nots(_ count: Int, _ leaf: String = "a == 1") -> String {

@@ -6,14 +6,6 @@ import XCTest
 /// CloudKit's predicate subset (cloudkit-api.md §15): what the parser accepts, what it
 /// refuses and names, and what records match.
 final class PredicateTests: XCTestCase {
-    private func parsed(_ predicate: NSPredicate, file: StaticString = #filePath, line: UInt = #line) -> WirePredicate? {
-        switch predicate.cloudKitPredicate {
-        case .success(let tree): return tree
-        case .failure(let error):
-            XCTFail("refused: \(error.message)", file: file, line: line)
-            return nil
-        }
-    }
 
     private func refusal(_ predicate: NSPredicate) -> String? {
         if case .failure(let error) = predicate.cloudKitPredicate { return error.message }

@@ -18,13 +18,7 @@ final class ReservedRecordNameTests: ServerTestCase {
     }
 
     private func save(_ record: WireRecord, policy: WireSavePolicy = .ifServerRecordUnchanged) async throws -> Result<WireRecord, WireError> {
-        let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: rawContext(database),
-            saves: [WireRecordSave(record: record)],
-            savePolicy: policy,
-            isAtomic: false
-        ))
-        return response.saveResults.first?.result ?? .failure(WireError(.internalError, "no result"))
+        try await rawSave(record, to: database, policy: policy)
     }
 
     private func lookUp(_ name: String) async throws -> Result<WireRecord, WireError> {

@@ -30,6 +30,19 @@ class ServerTestCase: XCTestCase {
         database.requestPath(qualityOfService: .default).context()
     }
 
+    /// Saves `record` by calling the `CloudService` directly, without the client's checks, as
+    /// a network transport or a forged client would; the one save's result.
+    func rawSave(_ record: WireRecord, to database: CKDatabase, policy: WireSavePolicy = .ifServerRecordUnchanged) async throws -> Result<WireRecord, WireError> {
+        let response = try await server.modifyRecords(WireRecordsModifyRequest(
+            context: rawContext(database),
+            saves: [WireRecordSave(record: record)],
+            savePolicy: policy,
+            isAtomic: false
+        ))
+        XCTAssertEqual(response.saveResults.count, 1)
+        return response.saveResults.first?.result ?? .failure(WireError(.internalError, "no result"))
+    }
+
     /// Asserts that `body` throws a CKError with `code`, and returns it.
     @discardableResult
     func assertThrowsCKError<T>(

@@ -20,14 +20,7 @@ final class ValueRulesTests: ServerTestCase {
     // MARK: - Helpers
 
     private func save(_ record: WireRecord, policy: WireSavePolicy = .ifServerRecordUnchanged) async throws -> Result<WireRecord, WireError> {
-        let response = try await server.modifyRecords(WireRecordsModifyRequest(
-            context: rawContext(database),
-            saves: [WireRecordSave(record: record)],
-            savePolicy: policy,
-            isAtomic: false
-        ))
-        XCTAssertEqual(response.saveResults.count, 1)
-        return response.saveResults.first?.result ?? .failure(WireError(.internalError, "no result"))
+        try await rawSave(record, to: database, policy: policy)
     }
 
     private func lookUp(_ name: String) async throws -> Result<WireRecord, WireError> {
