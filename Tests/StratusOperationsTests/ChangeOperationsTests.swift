@@ -190,4 +190,59 @@ final class ChangeOperationsTests: OperationTestCase {
         await fulfillment(of: [done], timeout: 10)
         XCTAssertEqual(log.all, ["deleted Trips", "checkpoint", "changed Notes", "final false"])
     }
+
+    func testAPurgedZoneIsReportedAsPurgedAndThenFailsWithUserDeletedZone() async throws {
+        try await makeZone()
+        let token = try await database.databaseChanges(since: nil).changeToken
+        XCTAssertTrue(server.purgeZone(named: "Notes", account: "john", containerIdentifier: identifier))
+        let log = EventLog()
+        let done = expectation(description: "final")
+        let operation = CKFetchDatabaseChangesOperation(previousServerChangeToken: token)
+        operation.recordZoneWithIDWasDeletedBlock = { log.append("deleted \($0.zoneName)") }
+        operation.recordZoneWithIDWasPurgedBlock = { log.append("purged \($0.zoneName)") }
+        operation.fetchDatabaseChangesResultBlock = { _ in done.fulfill() }
+        database.add(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(log.all, ["purged Notes"])
+        let changes = try await database.databaseChanges(since: token)
+        XCTAssertEqual(changes.deletions.map(\.reason), [.purged])
+
+        do {
+            _ = try await database.recordZoneChanges(inZoneWith: notes, since: nil)
+            XCTFail("a purged zone gave changes")
+        } catch {
+            XCTAssertEqual((error as? CKError)?.code, .userDeletedZone)
+        }
+        do {
+            _ = try await database.save(zoneNote("late"))
+            XCTFail("a record was saved into a purged zone")
+        } catch {
+            XCTAssertEqual((error as? CKError)?.code, .userDeletedZone)
+        }
+        try await makeZone()
+        _ = try await database.save(zoneNote("again"))
+    }
+
+    func testAnEncryptedDataResetIsReportedAndFailsWithZoneNotFoundAndTheKey() async throws {
+        try await makeZone()
+        let token = try await database.databaseChanges(since: nil).changeToken
+        server.resetEncryptedData(account: "john", containerIdentifier: identifier)
+        let log = EventLog()
+        let done = expectation(description: "final")
+        let operation = CKFetchDatabaseChangesOperation(previousServerChangeToken: token)
+        operation.recordZoneWithIDWasDeletedBlock = { log.append("deleted \($0.zoneName)") }   // the fallback
+        operation.fetchDatabaseChangesResultBlock = { _ in done.fulfill() }
+        database.add(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(log.all, ["deleted Notes"])
+        let reasons = try await database.databaseChanges(since: token).deletions.map(\.reason)
+        XCTAssertEqual(reasons, [.encryptedDataReset])
+        do {
+            _ = try await database.recordZoneChanges(inZoneWith: notes, since: nil)
+            XCTFail("a reset zone was used")
+        } catch let error as CKError {
+            XCTAssertEqual(error.code, .zoneNotFound)
+            XCTAssertEqual(error.userInfo[CKErrorUserDidResetEncryptedDataKey] as? NSNumber, NSNumber(value: true))
+        }
+    }
 }

@@ -7,7 +7,8 @@ extension CKError {
     /// The records of a ``Code/serverRecordChanged`` are added by the caller, which knows the
     /// client's record.
     package init(_ wire: WireError) {
-        self.init(wire.code, message: wire.message, retryAfter: wire.retryAfter)
+        let extra: [String: Any] = wire.userDidResetEncryptedData ? [CKErrorUserDidResetEncryptedDataKey: NSNumber(value: true)] : [:]
+        self.init(wire.code, message: wire.message, retryAfter: wire.retryAfter, extra: extra)
     }
 
     /// Creates an error with a message and, for retryable codes, a retry-after delay.

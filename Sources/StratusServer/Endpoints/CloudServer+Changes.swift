@@ -22,7 +22,7 @@ extension CloudServer {
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
         let zoneID = scope.normalized(request.zoneID)
         guard let zone = database.zone(zoneID) else {
-            throw WireError(.zoneNotFound, "zone '\(request.zoneID.zoneName)' does not exist")
+            throw database.missingZoneError(zoneID)
         }
         guard zone.zone.capabilities.contains(.fetchChanges) else {
             throw WireError(.invalidArguments, "zone '\(request.zoneID.zoneName)' does not support fetching changes (the default zone never does)")
@@ -39,7 +39,7 @@ extension CloudServer {
 
         zone.acquire()
         defer { zone.release() }
-        guard !zone.isDeleted else { throw WireError(.zoneNotFound, "zone '\(request.zoneID.zoneName)' does not exist") }
+        guard !zone.isDeleted else { throw database.missingZoneError(zoneID) }
         if let incarnation, incarnation != zone.incarnation {
             throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
         }

@@ -28,7 +28,7 @@ extension CloudServer {
         let zones: [ZoneStore]
         if let zoneID {
             guard let zone = database.zone(scope.normalized(zoneID)) else {
-                throw WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")
+                throw database.missingZoneError(scope.normalized(zoneID))
             }
             zones = [zone]
         } else {

@@ -20,7 +20,7 @@ extension CloudServer {
         }
         let zoneID = scope.normalized(recordID.zoneID)
         guard let zone = database.zone(zoneID) else {
-            return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
+            return .failure(database.missingZoneError(zoneID))
         }
         var name = recordID.recordName
         if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
@@ -28,7 +28,7 @@ extension CloudServer {
         let stored = zone.isDeleted ? nil : zone.record(named: name)
         let deleted = zone.isDeleted
         zone.release()
-        if deleted { return .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist")) }
+        if deleted { return .failure(database.missingZoneError(zoneID)) }
         guard let stored else {
             return .failure(WireError(.unknownItem, "record '\(recordID.recordName)' does not exist"))
         }
@@ -105,14 +105,14 @@ extension CloudServer {
             if let zoneID = batch(for: save.record.recordID.zoneID) {
                 batches[zoneID]?.saveIndices.append(index)
             } else {
-                saveResults[index] = .failure(WireError(.zoneNotFound, "zone '\(save.record.recordID.zoneID.zoneName)' does not exist"))
+                saveResults[index] = .failure(database.missingZoneError(scope.normalized(save.record.recordID.zoneID)))
             }
         }
         for (index, recordID) in request.deletes.enumerated() where deleteResults[index] == nil {
             if let zoneID = batch(for: recordID.zoneID) {
                 batches[zoneID]?.deleteIndices.append(index)
             } else {
-                deleteResults[index] = .failure(WireError(.zoneNotFound, "zone '\(recordID.zoneID.zoneName)' does not exist"))
+                deleteResults[index] = .failure(database.missingZoneError(scope.normalized(recordID.zoneID)))
             }
         }
 
@@ -145,7 +145,7 @@ extension CloudServer {
             var failed = false
             for index in zoneBatch.deleteIndices {
                 let result = zoneBatch.store.isDeleted
-                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+                    ? .failure(database.missingZoneError(zoneID))
                     : delete(request.deletes[index], from: &zoneBatch.transaction, context)
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
@@ -156,7 +156,7 @@ extension CloudServer {
                 var assetFailure: WireError?
                 if case .failure(let error)? = prepared[index] { assetFailure = error }
                 let result = zoneBatch.store.isDeleted
-                    ? .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+                    ? .failure(database.missingZoneError(zoneID))
                     : apply(save, assetFailure: assetFailure, to: &zoneBatch.transaction, context)
                 switch result {
                 case .success(let applied):

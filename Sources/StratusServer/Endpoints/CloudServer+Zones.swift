@@ -16,7 +16,7 @@ extension CloudServer {
                 return WireItemResult(id: zoneID, result: .failure(error))
             }
             guard let zone = database.zone(scope.normalized(zoneID)) else {
-                return WireItemResult(id: zoneID, result: .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")))
+                return WireItemResult(id: zoneID, result: .failure(database.missingZoneError(scope.normalized(zoneID))))
             }
             return WireItemResult(id: zoneID, result: .success(zone.zone))
         })
@@ -59,7 +59,7 @@ extension CloudServer {
             return .failure(WireError(.badDatabase, "only private databases have custom zones; zone '\(zoneID.zoneName)' cannot be deleted from the \(database.scope) database"))
         }
         guard let freed = database.removeZone(scope.normalized(zoneID), assets: assets) else {
-            return .failure(WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
+            return .failure(database.missingZoneError(scope.normalized(zoneID)))
         }
         _ = chargeStorage(-freed, scope: scope)
         return .success(())

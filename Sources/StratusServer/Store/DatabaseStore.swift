@@ -13,6 +13,8 @@ final class DatabaseStore: Sendable {
     private let zones: Mutex<[WireZoneID: ZoneStore]>
     private let lastDate = Mutex<Date>(.distantPast)
     private let changes = Mutex(DatabaseChangeLog())
+    /// Zones the user purged or lost to an encrypted-data reset, until they are created again.
+    private let lostZones = Mutex<[WireZoneID: WireZoneDeletionReason]>([:])
 
     /// Creates a database. Public and private databases start with their default zone; the
     /// shared database starts empty.
@@ -50,6 +52,7 @@ final class DatabaseStore: Sendable {
             }
             let store = ZoneStore(zone: WireZone(zoneID: zoneID, capabilities: capabilities), incarnation: sequence)
             zones[zoneID] = store
+            lostZones.withLock { _ = $0.removeValue(forKey: zoneID) }
             return store.zone
         }
     }
@@ -62,6 +65,7 @@ final class DatabaseStore: Sendable {
         guard let store = zones.withLock({ zones -> ZoneStore? in
             guard let removed = zones.removeValue(forKey: zoneID) else { return nil }
             changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), deletion: reason) }
+            if reason != .deleted { lostZones.withLock { $0[zoneID] = reason } }
             return removed
         }) else { return nil }
         store.acquire()
@@ -70,6 +74,25 @@ final class DatabaseStore: Sendable {
         store.release()
         for stored in records { assets.release(stored.record) }
         return records.reduce(0) { $0 + $1.storageBytes }
+    }
+
+    /// The error for a request that names `zoneID` (owner normalised), which does not exist:
+    /// `userDeletedZone` after the user purged it, `zoneNotFound` with
+    /// `userDidResetEncryptedData` after an encrypted-data reset, `zoneNotFound` otherwise.
+    func missingZoneError(_ zoneID: WireZoneID) -> WireError {
+        switch lostZones.withLock({ $0[zoneID] }) {
+        case .purged?:
+            WireError(.userDeletedZone, "the user deleted zone '\(zoneID.zoneName)' from iCloud settings; delete the local data and do not upload it again")
+        case .encryptedDataReset?:
+            WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' was deleted when the user reset their encrypted data; create it again and upload the local data", userDidResetEncryptedData: true)
+        case .deleted?, nil:
+            WireError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")
+        }
+    }
+
+    /// The custom zones, for knobs that act on all of them.
+    var customZoneIDs: [WireZoneID] {
+        zones.withLock { Array($0.keys) }.filter { !$0.isDefaultZone }
     }
 
     /// Takes `count` consecutive numbers of the change sequence for record changes in `zoneID`

@@ -11,12 +11,16 @@ public struct WireError: Error, Hashable, Sendable {
     public var retryAfter: Double?
     /// The server's current copy of the record, with ``CKErrorCode/serverRecordChanged``.
     public var serverRecord: WireRecord?
+    /// With ``CKErrorCode/zoneNotFound``: the zone went away because the user reset their
+    /// encrypted data (`CKErrorUserDidResetEncryptedDataKey`).
+    public var userDidResetEncryptedData: Bool
 
     /// Creates an error.
-    public init(_ code: CKErrorCode, _ message: String, retryAfter: Double? = nil, serverRecord: WireRecord? = nil) {
+    public init(_ code: CKErrorCode, _ message: String, retryAfter: Double? = nil, serverRecord: WireRecord? = nil, userDidResetEncryptedData: Bool = false) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.serverRecord = serverRecord
+        self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 }

@@ -1,0 +1,39 @@
+import StratusWire
+
+extension CloudServer {
+    /// Deletes a zone of an account's private database the way a user does from the device's
+    /// iCloud settings ("delete data"): database change fetches report it as purged
+    /// (`recordZoneWithIDWasPurgedBlock`, `Deletion.Reason.purged`), and requests that name it
+    /// fail with `userDeletedZone` until the app creates it again.
+    ///
+    /// - Returns: Whether the zone existed.
+    @discardableResult
+    public func purgeZone(named zoneName: String, account: String, containerIdentifier: String) -> Bool {
+        remove([WireZoneID(zoneName: zoneName)], reason: .purged, account: account, containerIdentifier: containerIdentifier) > 0
+    }
+
+    /// Deletes every custom zone of an account's private database the way an encrypted-data
+    /// reset (account recovery) does: database change fetches report each with
+    /// `recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock`
+    /// (`Deletion.Reason.encryptedDataReset`), and requests that name one fail with
+    /// `zoneNotFound` carrying `CKErrorUserDidResetEncryptedDataKey` until it is created again.
+    public func resetEncryptedData(account: String, containerIdentifier: String) {
+        let database = containerStore(containerIdentifier).database(.private, account: account)
+        remove(database.customZoneIDs, reason: .encryptedDataReset, account: account, containerIdentifier: containerIdentifier)
+    }
+
+    /// Removes zones of an account's private database for `reason`, giving their storage back.
+    ///
+    /// - Returns: How many zones existed.
+    @discardableResult
+    private func remove(_ zoneIDs: [WireZoneID], reason: WireZoneDeletionReason, account: String, containerIdentifier: String) -> Int {
+        let database = containerStore(containerIdentifier).database(.private, account: account)
+        var removed = 0
+        for zoneID in zoneIDs where !zoneID.isDefaultZone {
+            guard let freed = database.removeZone(zoneID, reason: reason, assets: assets) else { continue }
+            removed += 1
+            accountStorage.withLock { ledger in ledger[account, default: (0, nil)].used -= freed }
+        }
+        return removed
+    }
+}
