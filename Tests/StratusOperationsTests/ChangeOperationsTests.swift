@@ -245,4 +245,28 @@ final class ChangeOperationsTests: OperationTestCase {
             XCTAssertEqual(error.userInfo[CKErrorUserDidResetEncryptedDataKey] as? NSNumber, NSNumber(value: true))
         }
     }
+
+    /// The talks' operation: one batch per run, `moreComing` set before the completion block,
+    /// and tokens the newer operation accepts.
+    @available(*, deprecated, message: "tests the deprecated CKFetchRecordChangesOperation")
+    func testTheLegacyOperationFetchesOneBatchAndSharesTokensWithTheNewOne() async throws {
+        try await makeZone()
+        _ = try await database.modifyRecords(saving: (0..<3).map { zoneNote("n\($0)") }, deleting: [])
+        let log = EventLog()
+        let done = expectation(description: "completion")
+        let token = Captured<CKServerChangeToken?>(nil)
+        let operation = CKFetchRecordChangesOperation(recordZoneID: notes, previousServerChangeToken: nil)
+        operation.resultsLimit = 2
+        operation.recordChangedBlock = { log.append("changed \($0.recordID.recordName)") }
+        operation.fetchRecordChangesCompletionBlock = { [unowned operation] newToken, _, error in
+            log.append("done moreComing=\(operation.moreComing) error=\(error != nil)")
+            token.value = newToken
+            done.fulfill()
+        }
+        database.add(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(log.all, ["changed n0", "changed n1", "done moreComing=true error=false"])
+        let rest = try await database.recordZoneChanges(inZoneWith: notes, since: token.value)
+        XCTAssertEqual(rest.modificationResultsByID.keys.map(\.recordName), ["n2"])
+    }
 }

@@ -1,0 +1,119 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// The iOS 8 way to fetch one zone's changes since a token, as the 2014 and 2015 talks show
+/// it: one request, one batch; run it again from the returned token while ``moreComing``.
+///
+/// Its tokens and `CKFetchRecordZoneChangesOperation`'s are the same, so code moving to the
+/// newer operation keeps its stored token.
+///
+/// CloudKit document: *CKFetchRecordChangesOperation*.
+@available(*, deprecated, message: "Use CKFetchRecordZoneChangesOperation instead")
+public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedZoneID = Locked<CKRecordZone.ID?>(nil)
+    private let storedToken = Locked<CKServerChangeToken?>(nil)
+    private let storedResultsLimit = Locked(0)
+    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
+    private let storedMoreComing = Locked(false)
+
+    /// The zone whose changes to fetch.
+    public var recordZoneID: CKRecordZone.ID? {
+        get { storedZoneID.value }
+        set { storedZoneID.value = newValue }
+    }
+
+    /// Where to start: a token from an earlier fetch of this zone, or nil for everything.
+    public var previousServerChangeToken: CKServerChangeToken? {
+        get { storedToken.value }
+        set { storedToken.value = newValue }
+    }
+
+    /// The most changes to return; 0 lets the server choose.
+    public var resultsLimit: Int {
+        get { storedResultsLimit.value }
+        set { storedResultsLimit.value = newValue }
+    }
+
+    /// The fields of changed records to fetch: nil for every field, empty for system fields only.
+    public var desiredKeys: [CKRecord.FieldKey]? {
+        get { storedDesiredKeys.value }
+        set { storedDesiredKeys.value = newValue }
+    }
+
+    /// Whether more changes wait after this batch; set before the completion block runs.
+    public var moreComing: Bool {
+        storedMoreComing.value
+    }
+
+    /// Creates an operation with no zone yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches the changes of `recordZoneID` since
+    /// `previousServerChangeToken`.
+    public convenience init(recordZoneID: CKRecordZone.ID, previousServerChangeToken: CKServerChangeToken?) {
+        self.init()
+        self.recordZoneID = recordZoneID
+        self.previousServerChangeToken = previousServerChangeToken
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per record saved since the token, with the record in its latest version.
+    public var recordChangedBlock: ((CKRecord) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called once per record deleted since the token.
+    public var recordWithIDWasDeletedBlock: ((CKRecord.ID) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: the token to keep and the zone's `clientChangeTokenData`, or the
+    /// error (`changeTokenExpired`: fetch again from nil).
+    public var fetchRecordChangesCompletionBlock: ((CKServerChangeToken?, Data?, (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        guard let zoneID = recordZoneID else {
+            finish { self.fetchRecordChangesCompletionBlock?(nil, nil, CKError(.invalidArguments, message: "a CKFetchRecordChangesOperation needs a recordZoneID")) }
+            return
+        }
+        let since = previousServerChangeToken.map { Array($0.bytes) }
+        let (limit, desiredKeys) = (max(0, resultsLimit), self.desiredKeys)
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.recordChanges(WireRecordChangesRequest(context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: limit, desiredKeys: desiredKeys))
+        }
+        switch response {
+        case .failure(let error):
+            finish { self.fetchRecordChangesCompletionBlock?(nil, nil, error) }
+        case .success(let batch):
+            storedMoreComing.value = batch.moreComing
+            finish {
+                if let changed = self.recordChangedBlock {
+                    for record in batch.changed { changed(CKRecord(wire: record)) }
+                }
+                if let deleted = self.recordWithIDWasDeletedBlock {
+                    for deletion in batch.deleted { deleted(CKRecord.ID(wire: deletion.recordID)) }
+                }
+                self.fetchRecordChangesCompletionBlock?(CKServerChangeToken(bytes: Data(batch.token)), batch.clientChangeTokenData, nil)
+            }
+        }
+    }
+
+    override func reportCancellation() {
+        fetchRecordChangesCompletionBlock?(nil, nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    }
+}
