@@ -175,4 +175,26 @@ final class ChangeHistoryTests: ServerTestCase {
         XCTAssertEqual(deleted.deleted, [WireZoneDeletion(zoneID: trips, reason: .deleted)])
         XCTAssertTrue(deleted.changedZoneIDs.isEmpty)
     }
+
+    func testAModifyRepeatingTheDevicesLastClientChangeTokenDataIsNotAppliedTwice() async throws {
+        let phone = device("john").privateCloudDatabase
+        let laptop = device("john").privateCloudDatabase
+        try await setUpZone(phone)
+        let request = { (database: CKDatabase, text: String, token: Data) in
+            WireRecordsModifyRequest(context: self.rawContext(database), saves: [self.note("n", text)], savePolicy: .allKeys, isAtomic: false, clientChangeTokenData: token)
+        }
+        let first = try await server.modifyRecords(request(phone, "first", Data([7])))
+        let firstTag = try first.saveResults[0].result.get().changeTag
+        let repeated = try await server.modifyRecords(request(phone, "again", Data([7])))
+        let repeatedRecord = try repeated.saveResults[0].result.get()
+        XCTAssertEqual(repeatedRecord.changeTag, firstTag, "a repeat is answered with the record as it is, not applied")
+        XCTAssertEqual(repeatedRecord.fields["text"], .string("first"))
+
+        let other = try await server.modifyRecords(request(laptop, "laptop", Data([7])))
+        XCTAssertEqual(try other.saveResults[0].result.get().fields["text"], .string("laptop"), "another device's request is its own")
+        let fresh = try await server.modifyRecords(request(phone, "fresh", Data([8])))
+        XCTAssertEqual(try fresh.saveResults[0].result.get().fields["text"], .string("fresh"))
+        let changes = try await changes(phone)
+        XCTAssertEqual(changes.clientChangeTokenData, Data([8]))
+    }
 }

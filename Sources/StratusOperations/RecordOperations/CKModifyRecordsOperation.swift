@@ -48,7 +48,12 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
         set { storedSavePolicy.value = newValue }
     }
 
-    /// Opaque bytes the server keeps with each zone the operation changes.
+    /// Opaque bytes the server keeps with each zone the operation changes, and echoes back in
+    /// zone change fetches so you can tell whether your last write landed.
+    ///
+    /// A modify that carries the same bytes as this device's last applied modify in a zone is
+    /// taken for a repeat of it and not applied again: its saves get the records as the server
+    /// has them. A retry that means to apply its changes again sends fresh bytes.
     public var clientChangeTokenData: Data? {
         get { storedClientChangeTokenData.value }
         set { storedClientChangeTokenData.value = newValue }

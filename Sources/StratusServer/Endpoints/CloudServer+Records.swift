@@ -142,6 +142,10 @@ extension CloudServer {
                 scope: scope, database: database, user: user, policy: request.savePolicy,
                 namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) })
             )
+            if let data = request.clientChangeTokenData, zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
+                answerRepeat(of: zoneBatch, request, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
+                continue
+            }
             var failed = false
             for index in zoneBatch.deleteIndices {
                 let result = zoneBatch.store.isDeleted
@@ -199,7 +203,7 @@ extension CloudServer {
             throw WireError(.quotaExceeded, "saving would use \(delta) more bytes than the \(scope.databaseScope == .public ? "container's public" : "account's") storage quota allows")
         }
         for zoneID in zoneOrder {
-            batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeTokenData: request.clientChangeTokenData)
+            batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) })
         }
 
         return WireRecordsModifyResponse(
@@ -210,6 +214,26 @@ extension CloudServer {
                 WireItemResult(id: recordID, result: result ?? .failure(WireError(.internalError, "no result")))
             }
         )
+    }
+}
+
+extension CloudServer {
+    /// Answers the items of a zone whose modify repeats the device's last applied one there
+    /// (the same `clientChangeTokenData`): nothing is applied again; a save gets the record as
+    /// the server has it (`unknownItem` when it is gone since), a delete succeeds.
+    fileprivate func answerRepeat(
+        of batch: ZoneBatch,
+        _ request: WireRecordsModifyRequest,
+        scope: RequestScope,
+        saveResults: inout [Result<WireRecord, WireError>?],
+        deleteResults: inout [Result<Void, WireError>?]
+    ) {
+        for index in batch.saveIndices {
+            let name = request.saves[index].record.recordID.recordName
+            saveResults[index] = batch.store.record(named: name).map { .success(present($0.record, to: scope)) }
+                ?? .failure(WireError(.unknownItem, "record '\(name)' is gone since the request this one repeats"))
+        }
+        for index in batch.deleteIndices { deleteResults[index] = .success(()) }
     }
 }
 

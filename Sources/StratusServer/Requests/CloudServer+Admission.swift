@@ -40,6 +40,7 @@ extension CloudServer {
         }
         return RequestScope(
             container: container,
+            deviceID: context.deviceID,
             databaseScope: context.database,
             status: caller.status,
             account: caller.account,

@@ -4,6 +4,8 @@ import StratusWire
 /// account's user record name.
 struct RequestScope {
     let container: ContainerStore
+    /// The device that sent the request.
+    let deviceID: String
     let databaseScope: WireDatabaseScope
     let status: WireAccountStatus
     /// The account, when the device has a usable one.

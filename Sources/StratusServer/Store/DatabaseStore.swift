@@ -5,7 +5,7 @@ import Synchronization
 /// One database: its zones, its clock of strictly increasing server dates, and its change log.
 ///
 /// Zones are created and deleted only here, and each creation and deletion is logged; record
-/// changes are logged by ``ZoneTransaction/commit(in:assets:clientChangeTokenData:)``.
+/// changes are logged by ``ZoneTransaction/commit(in:assets:clientChangeToken:)``.
 final class DatabaseStore: Sendable {
     let scope: WireDatabaseScope
     /// The server's store settings, read when the database changes.

@@ -28,7 +28,21 @@ struct ZoneChangeLog: Sendable {
 
     /// The opaque bytes of the last modify request on this zone that carried
     /// `clientChangeTokenData`, echoed by change fetches.
-    var clientChangeTokenData: Data?
+    private(set) var clientChangeTokenData: Data?
+    /// The `clientChangeTokenData` of each device's last applied modify on this zone.
+    private var clientChangeTokenDataByDevice: [String: Data] = [:]
+
+    /// Keeps `data` as the zone's latest `clientChangeTokenData`, sent by `deviceID`.
+    mutating func keepClientChangeTokenData(_ data: Data, from deviceID: String) {
+        clientChangeTokenData = data
+        clientChangeTokenDataByDevice[deviceID] = data
+    }
+
+    /// Whether `data` is what `deviceID`'s last applied modify on this zone carried: a
+    /// repeat of that request, which is not applied again.
+    func isRepeat(of data: Data, from deviceID: String) -> Bool {
+        clientChangeTokenDataByDevice[deviceID] == data
+    }
 
     /// The sequence of the zone's latest change, 0 before any.
     private(set) var lastSequence: UInt64 = 0

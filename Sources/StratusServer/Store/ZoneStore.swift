@@ -109,9 +109,9 @@ final class ZoneStore: @unchecked Sendable {
     var recordCapacity: Int { records.capacity }
 
     /// Ends a transaction: logs its changes and gives back memory deletes freed.
-    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeTokenData: Data?, tombstoneLimit: Int) {
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int) {
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
-        if let clientChangeTokenData { changeLog.clientChangeTokenData = clientChangeTokenData }
+        if let clientChangeToken { changeLog.keepClientChangeTokenData(clientChangeToken.data, from: clientChangeToken.deviceID) }
         uncommitted = []
         if records.capacity > 4 * max(records.count, 64) {
             // Dictionaries keep their capacity after removals; copy into one sized for what
@@ -138,7 +138,7 @@ final class ZoneStore: @unchecked Sendable {
 /// Changes apply at once, so later items of the same request see them, and are remembered
 /// with what they replaced, so the transaction can be rolled back (an atomic batch that
 /// failed, a quota that would be exceeded) and a quota charged for the difference. Only
-/// ``commit(in:assets:clientChangeTokenData:)`` makes them final: it logs each record's change
+/// ``commit(in:assets:clientChangeToken:)`` makes them final: it logs each record's change
 /// in the zone's and the database's change logs with the next number of the database's change
 /// sequence, and moves the references to asset files from the old records to the new ones.
 /// Call it or ``rollBack()`` before the zone is unlocked.
@@ -200,8 +200,8 @@ struct ZoneTransaction {
     /// of `database`'s change sequence in the zone's change log (a save, or a deletion with
     /// the type the record had), the zone is noted as changed in the database's log, the new
     /// records take references to their asset files before the old ones give theirs up, and
-    /// `clientChangeTokenData`, when given and something changed, is kept with the zone.
-    mutating func commit(in database: DatabaseStore, assets: AssetStore, clientChangeTokenData: Data? = nil) {
+    /// `clientChangeToken`, when given and something changed, is kept with the zone.
+    mutating func commit(in database: DatabaseStore, assets: AssetStore, clientChangeToken: ClientChangeToken? = nil) {
         var changes: [ZoneChangeLog.Change] = []
         var released: [StoredRecord] = []
         for name in touchOrder {
@@ -218,8 +218,14 @@ struct ZoneTransaction {
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }
-        store.commit(changes, clientChangeTokenData: changes.isEmpty ? nil : clientChangeTokenData, tombstoneLimit: database.settings.tombstoneLimit)
+        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit)
         previous = [:]
         touchOrder = []
     }
+}
+
+/// The `clientChangeTokenData` a modify request carried, and the device that sent it.
+struct ClientChangeToken {
+    var data: Data
+    var deviceID: String
 }
