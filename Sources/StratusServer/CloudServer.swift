@@ -67,6 +67,8 @@ public final class CloudServer: CloudService, Sendable {
         var requestLog = RequestLog(limit: CloudServer.defaultRequestLogLimit)
         var lastQueryExaminedCount = 0
         var rateLimiter: RateLimiter?
+        /// Who the accounts are (email, phone, name, contacts) and who may be discovered.
+        var people = PeopleDirectory()
     }
 
     let registry = Mutex(Registry())
