@@ -58,6 +58,7 @@ public final class CloudServer: CloudService, Sendable {
     }
 
     struct Registry: Sendable {
+        let settings: StoreSettings
         var containers: [String: ContainerStore] = [:]
         var devices: [String: Device] = [:]
         var knownUsers: Set<String> = []
@@ -69,9 +70,18 @@ public final class CloudServer: CloudService, Sendable {
         var rateLimiter: RateLimiter?
         /// Who the accounts are (email, phone, name, contacts) and who may be discovered.
         var people = PeopleDirectory()
+
+        /// The container with `identifier`, created on first use.
+        mutating func container(_ identifier: String) -> ContainerStore {
+            if let existing = containers[identifier] { return existing }
+            let created = ContainerStore(identifier: identifier, settings: settings)
+            containers[identifier] = created
+            return created
+        }
     }
 
-    let registry = Mutex(Registry())
+    let registry: Mutex<Registry>
+    let storeSettings = StoreSettings(tombstoneLimit: CloudServer.defaultChangeHistoryLimit)
     let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])
     let assets = AssetStore()
     private let tagCounter = Atomic<UInt64>(0)
@@ -93,6 +103,7 @@ public final class CloudServer: CloudService, Sendable {
     ///     are refused; pass one to make every byte the server hands out repeat across runs.
     public init(clock: any CloudClock = SystemClock(), seed: UInt64? = nil) {
         self.clock = clock
+        registry = Mutex(Registry(settings: storeSettings))
         let serial = Self.serials.add(1, ordering: .relaxed).newValue
         sealingKey = SHA256.digest(Array("stratus-sealing-key-\(seed ?? Self.processSeed)-\(serial)".utf8))
     }
@@ -111,11 +122,6 @@ public final class CloudServer: CloudService, Sendable {
 
     /// The container with `identifier`, created on first use.
     func containerStore(_ identifier: String) -> ContainerStore {
-        registry.withLock { registry in
-            if let existing = registry.containers[identifier] { return existing }
-            let created = ContainerStore(identifier: identifier)
-            registry.containers[identifier] = created
-            return created
-        }
+        registry.withLock { $0.container(identifier) }
     }
 }

@@ -29,6 +29,12 @@ final class ContainerTests: XCTestCase {
         func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func recordChanges(_ request: WireRecordChangesRequest) async throws(WireError) -> WireRecordChangesResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
         func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse {
             throw WireError(.networkUnavailable, "offline")
         }

@@ -16,6 +16,8 @@ final class BlockReleaseTests: OperationTestCase {
             await assertBlocksReleased(CKQueryOperation(query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true))), queryBlocks, cancelled: cancelled)
             await assertBlocksReleased(CKFetchRecordZonesOperation.fetchAllRecordZonesOperation(), fetchRecordZonesBlocks, cancelled: cancelled)
             await assertBlocksReleased(CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneName: "z")], recordZoneIDsToDelete: [CKRecordZone.ID(zoneName: "never")]), modifyRecordZonesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKFetchRecordZoneChangesOperation(recordZoneIDs: [CKRecordZone.ID(zoneName: "z"), CKRecordZone.ID(zoneName: "never")]), recordZoneChangesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKFetchDatabaseChangesOperation(previousServerChangeToken: nil), databaseChangesBlocks, cancelled: cancelled)
         }
     }
 
@@ -81,6 +83,31 @@ final class BlockReleaseTests: OperationTestCase {
             BlockProperty("perRecordZoneDeleteBlock", { $0.perRecordZoneDeleteBlock = { [canary = $1] _, _ in _ = canary } }, { $0.perRecordZoneDeleteBlock != nil }),
             BlockProperty("modifyRecordZonesResultBlock", { $0.modifyRecordZonesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.modifyRecordZonesResultBlock != nil }),
             BlockProperty("modifyRecordZonesCompletionBlock", { ($0 as any LegacyModifyRecordZonesBlocks).modifyRecordZonesCompletionBlock = { [canary = $1] _, _, _ in _ = canary } }, { ($0 as any LegacyModifyRecordZonesBlocks).modifyRecordZonesCompletionBlock != nil }),
+        ]
+    }
+
+    private var recordZoneChangesBlocks: [BlockProperty<CKFetchRecordZoneChangesOperation>] {
+        operationBlocks() + [
+            BlockProperty("recordWasChangedBlock", { $0.recordWasChangedBlock = { [canary = $1] _, _ in _ = canary } }, { $0.recordWasChangedBlock != nil }),
+            BlockProperty("recordWithIDWasDeletedBlock", { $0.recordWithIDWasDeletedBlock = { [canary = $1] _, _ in _ = canary } }, { $0.recordWithIDWasDeletedBlock != nil }),
+            BlockProperty("recordZoneChangeTokensUpdatedBlock", { $0.recordZoneChangeTokensUpdatedBlock = { [canary = $1] _, _, _ in _ = canary } }, { $0.recordZoneChangeTokensUpdatedBlock != nil }),
+            BlockProperty("recordZoneFetchResultBlock", { $0.recordZoneFetchResultBlock = { [canary = $1] _, _ in _ = canary } }, { $0.recordZoneFetchResultBlock != nil }),
+            BlockProperty("fetchRecordZoneChangesResultBlock", { $0.fetchRecordZoneChangesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.fetchRecordZoneChangesResultBlock != nil }),
+            BlockProperty("recordChangedBlock", { ($0 as any LegacyRecordZoneChangesBlocks).recordChangedBlock = { [canary = $1] _ in _ = canary } }, { ($0 as any LegacyRecordZoneChangesBlocks).recordChangedBlock != nil }),
+            BlockProperty("recordZoneFetchCompletionBlock", { ($0 as any LegacyRecordZoneChangesBlocks).recordZoneFetchCompletionBlock = { [canary = $1] _, _, _, _, _ in _ = canary } }, { ($0 as any LegacyRecordZoneChangesBlocks).recordZoneFetchCompletionBlock != nil }),
+            BlockProperty("fetchRecordZoneChangesCompletionBlock", { ($0 as any LegacyRecordZoneChangesBlocks).fetchRecordZoneChangesCompletionBlock = { [canary = $1] _ in _ = canary } }, { ($0 as any LegacyRecordZoneChangesBlocks).fetchRecordZoneChangesCompletionBlock != nil }),
+        ]
+    }
+
+    private var databaseChangesBlocks: [BlockProperty<CKFetchDatabaseChangesOperation>] {
+        operationBlocks() + [
+            BlockProperty("recordZoneWithIDChangedBlock", { $0.recordZoneWithIDChangedBlock = { [canary = $1] _ in _ = canary } }, { $0.recordZoneWithIDChangedBlock != nil }),
+            BlockProperty("recordZoneWithIDWasDeletedBlock", { $0.recordZoneWithIDWasDeletedBlock = { [canary = $1] _ in _ = canary } }, { $0.recordZoneWithIDWasDeletedBlock != nil }),
+            BlockProperty("recordZoneWithIDWasPurgedBlock", { $0.recordZoneWithIDWasPurgedBlock = { [canary = $1] _ in _ = canary } }, { $0.recordZoneWithIDWasPurgedBlock != nil }),
+            BlockProperty("recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock", { $0.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock = { [canary = $1] _ in _ = canary } }, { $0.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock != nil }),
+            BlockProperty("changeTokenUpdatedBlock", { $0.changeTokenUpdatedBlock = { [canary = $1] _ in _ = canary } }, { $0.changeTokenUpdatedBlock != nil }),
+            BlockProperty("fetchDatabaseChangesResultBlock", { $0.fetchDatabaseChangesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.fetchDatabaseChangesResultBlock != nil }),
+            BlockProperty("fetchDatabaseChangesCompletionBlock", { ($0 as any LegacyDatabaseChangesBlocks).fetchDatabaseChangesCompletionBlock = { [canary = $1] _, _, _ in _ = canary } }, { ($0 as any LegacyDatabaseChangesBlocks).fetchDatabaseChangesCompletionBlock != nil }),
         ]
     }
 

@@ -46,3 +46,17 @@ extension CKFetchRecordZonesOperation: LegacyFetchRecordZonesBlocks {}
 extension CKModifyRecordZonesOperation: LegacyModifyRecordZonesBlocks {}
 
 extension CKOperation: LegacyConfigurationSpellings {}
+
+protocol LegacyRecordZoneChangesBlocks: AnyObject {
+    var recordChangedBlock: ((CKRecord) -> Void)? { get set }
+    var recordZoneFetchCompletionBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)? { get set }
+    var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)? { get set }
+}
+
+extension CKFetchRecordZoneChangesOperation: LegacyRecordZoneChangesBlocks {}
+
+protocol LegacyDatabaseChangesBlocks: AnyObject {
+    var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)? { get set }
+}
+
+extension CKFetchDatabaseChangesOperation: LegacyDatabaseChangesBlocks {}

@@ -18,6 +18,10 @@ public struct RecordedRequest: Hashable, Sendable {
         case lookupZones = "zones/lookup"
         /// `zones/modify`.
         case modifyZones = "zones/modify"
+        /// `records/changes`.
+        case recordChanges = "records/changes"
+        /// `zones/changes`.
+        case databaseChanges = "zones/changes"
         /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`, in one request.
         case lookupUsers = "users/lookup"
         /// `users/lookup/contacts`.

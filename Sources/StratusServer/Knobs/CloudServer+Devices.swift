@@ -11,9 +11,7 @@ extension CloudServer {
         let device = Device(containerIdentifier: containerIdentifier, account: account)
         registry.withLock { registry in
             registry.devices[deviceID] = device
-            if registry.containers[containerIdentifier] == nil {
-                registry.containers[containerIdentifier] = ContainerStore(identifier: containerIdentifier)
-            }
+            _ = registry.container(containerIdentifier)
         }
         return (deviceID, device.sessionToken)
     }

@@ -6,6 +6,19 @@ extension CloudServer {
     /// included, are clamped to it with a warning; no timer or date is ever made from more.
     public static let longestKnobInterval: TimeInterval = 365 * 24 * 60 * 60
 
+    /// How many deleted records a zone remembers unless ``changeHistoryLimit`` is set: 10,000.
+    public static let defaultChangeHistoryLimit = 10_000
+
+    /// How many deleted records each zone remembers for change fetches (at least; a quarter
+    /// more may wait to be dropped): ``defaultChangeHistoryLimit`` unless set. A change token
+    /// from before the oldest deletion dropped has expired: fetching with it fails with
+    /// `changeTokenExpired`, and a fetch from nil recovers the zone. Values below zero count as
+    /// zero.
+    public var changeHistoryLimit: Int {
+        get { storeSettings.tombstoneLimit }
+        set { storeSettings.tombstoneLimit = max(0, newValue) }
+    }
+
     /// How many requests ``requestLog`` keeps unless ``requestLogLimit`` is set: 10,000.
     public static let defaultRequestLogLimit = 10_000
 

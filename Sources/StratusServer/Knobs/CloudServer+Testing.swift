@@ -61,7 +61,7 @@ extension CloudServer {
     /// zone was deleted.
     @_spi(Testing)
     public func loggedZoneChanges(in scope: WireDatabaseScope = .private, containerIdentifier: String, account: String) -> [WireZoneID: (sequence: UInt64, isDeletion: Bool)] {
-        containerStore(containerIdentifier).database(scope, account: account).changeLog.zones.mapValues { ($0.sequence, $0.isDeletion) }
+        containerStore(containerIdentifier).database(scope, account: account).changeLog.zones.mapValues { ($0.sequence, $0.deletion != nil) }
     }
 }
 

@@ -110,10 +110,6 @@ extension CloudServer.Registry {
         if let wait = rateLimiter?.admit(now: now) {
             return .failure(WireError(.requestRateLimited, "too many requests; wait \(wait) seconds", retryAfter: wait))
         }
-        let identifier = context.containerIdentifier
-        if let container = containers[identifier] { return .success(container) }
-        let container = ContainerStore(identifier: identifier)
-        containers[identifier] = container
-        return .success(container)
+        return .success(container(context.containerIdentifier))
     }
 }

@@ -5,15 +5,18 @@ import Synchronization
 /// schema and the security roles of its public record types.
 final class ContainerStore: Sendable {
     let identifier: String
-    let publicDatabase = DatabaseStore(scope: .public)
+    let settings: StoreSettings
+    let publicDatabase: DatabaseStore
     private let accountDatabases = Mutex<[String: (private: DatabaseStore, shared: DatabaseStore)]>([:])
     let schema = Mutex(ServerSchema())
     let permissions = Mutex<[String: RecordPermissions]>([:])
     /// Storage used by the public database, in bytes, and its quota (nil: unlimited).
     let publicStorage = Mutex<(used: Int, quota: Int?)>((0, nil))
 
-    init(identifier: String) {
+    init(identifier: String, settings: StoreSettings) {
         self.identifier = identifier
+        self.settings = settings
+        self.publicDatabase = DatabaseStore(scope: .public, settings: settings)
     }
 
     /// The account's private or shared database, created on first use.
@@ -21,7 +24,7 @@ final class ContainerStore: Sendable {
         if scope == .public { return publicDatabase }
         let pair = accountDatabases.withLock { databases in
             if let existing = databases[account] { return existing }
-            let created = (private: DatabaseStore(scope: .private), shared: DatabaseStore(scope: .shared))
+            let created = (private: DatabaseStore(scope: .private, settings: settings), shared: DatabaseStore(scope: .shared, settings: settings))
             databases[account] = created
             return created
         }

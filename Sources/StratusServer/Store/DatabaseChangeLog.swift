@@ -10,8 +10,8 @@ struct DatabaseChangeLog: Sendable {
     struct Change: Sendable, Equatable {
         /// Where the change falls in the database's change sequence.
         var sequence: UInt64
-        /// Whether the zone was deleted.
-        var isDeletion: Bool
+        /// Why the zone was deleted, or nil when it was created or changed.
+        var deletion: WireZoneDeletionReason?
     }
 
     /// The last sequence number handed out; every change of the database, to a zone or to a
@@ -26,8 +26,8 @@ struct DatabaseChangeLog: Sendable {
         return lastSequence
     }
 
-    /// Notes that `zoneID` changed (or was deleted) at `sequence`.
-    mutating func note(_ zoneID: WireZoneID, sequence: UInt64, isDeletion: Bool) {
-        zones[zoneID] = Change(sequence: sequence, isDeletion: isDeletion)
+    /// Notes that `zoneID` was created or changed (`deletion` nil), or deleted, at `sequence`.
+    mutating func note(_ zoneID: WireZoneID, sequence: UInt64, deletion: WireZoneDeletionReason?) {
+        zones[zoneID] = Change(sequence: sequence, deletion: deletion)
     }
 }

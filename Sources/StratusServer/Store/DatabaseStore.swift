@@ -8,17 +8,20 @@ import Synchronization
 /// changes are logged by ``ZoneTransaction/commit(in:assets:clientChangeTokenData:)``.
 final class DatabaseStore: Sendable {
     let scope: WireDatabaseScope
+    /// The server's store settings, read when the database changes.
+    let settings: StoreSettings
     private let zones: Mutex<[WireZoneID: ZoneStore]>
     private let lastDate = Mutex<Date>(.distantPast)
     private let changes = Mutex(DatabaseChangeLog())
 
     /// Creates a database. Public and private databases start with their default zone; the
     /// shared database starts empty.
-    init(scope: WireDatabaseScope) {
+    init(scope: WireDatabaseScope, settings: StoreSettings) {
         self.scope = scope
+        self.settings = settings
         var initial: [WireZoneID: ZoneStore] = [:]
         if scope != .shared {
-            initial[.defaultZone] = ZoneStore(zone: WireZone(zoneID: .defaultZone, capabilities: []))
+            initial[.defaultZone] = ZoneStore(zone: WireZone(zoneID: .defaultZone, capabilities: []), incarnation: 0)
         }
         zones = Mutex(initial)
     }
@@ -40,9 +43,13 @@ final class DatabaseStore: Sendable {
     func createZone(_ zoneID: WireZoneID, capabilities: WireZone.Capabilities) -> WireZone {
         zones.withLock { zones in
             if let existing = zones[zoneID] { return existing.zone }
-            let store = ZoneStore(zone: WireZone(zoneID: zoneID, capabilities: capabilities))
+            let sequence = changes.withLock { log in
+                let sequence = log.nextSequence()
+                log.note(zoneID, sequence: sequence, deletion: nil)
+                return sequence
+            }
+            let store = ZoneStore(zone: WireZone(zoneID: zoneID, capabilities: capabilities), incarnation: sequence)
             zones[zoneID] = store
-            changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), isDeletion: false) }
             return store.zone
         }
     }
@@ -51,10 +58,10 @@ final class DatabaseStore: Sendable {
     /// records' references to their asset files.
     ///
     /// - Returns: The storage bytes the zone's records took, or nil when there was no zone.
-    func removeZone(_ zoneID: WireZoneID, assets: AssetStore) -> Int? {
+    func removeZone(_ zoneID: WireZoneID, reason: WireZoneDeletionReason = .deleted, assets: AssetStore) -> Int? {
         guard let store = zones.withLock({ zones -> ZoneStore? in
             guard let removed = zones.removeValue(forKey: zoneID) else { return nil }
-            changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), isDeletion: true) }
+            changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), deletion: reason) }
             return removed
         }) else { return nil }
         store.acquire()
@@ -73,7 +80,7 @@ final class DatabaseStore: Sendable {
         changes.withLock { log in
             let first = log.nextSequence()
             for _ in 1..<max(1, count) { _ = log.nextSequence() }
-            log.note(zoneID, sequence: log.lastSequence, isDeletion: false)
+            log.note(zoneID, sequence: log.lastSequence, deletion: nil)
             return first
         }
     }

@@ -33,17 +33,50 @@ struct ZoneChangeLog: Sendable {
     /// The sequence of the zone's latest change, 0 before any.
     private(set) var lastSequence: UInt64 = 0
 
+    /// The newest sequence whose tombstone was dropped: a token from before it cannot learn
+    /// of that deletion, so it has expired. 0 while the whole history is kept.
+    private(set) var historyFloor: UInt64 = 0
+    private var tombstoneCount = 0
+
     /// How many records have a change here (saved or tombstoned).
     var count: Int { latest.count }
 
-    /// Records `change`, which comes after every change logged so far.
-    mutating func append(_ change: Change) {
-        if latest.updateValue(change.sequence, forKey: change.recordName) != nil { superseded += 1 }
+    /// Records `change`, which comes after every change logged so far, keeping at least
+    /// `tombstoneLimit` tombstones: when there are a quarter more, the oldest go and the
+    /// history floor rises past them.
+    mutating func append(_ change: Change, tombstoneLimit: Int) {
+        if let previous = latest.updateValue(change.sequence, forKey: change.recordName) {
+            superseded += 1
+            if deletedSequences.remove(previous) != nil { tombstoneCount -= 1 }
+        }
         entries.append(change)
+        if change.isDeletion {
+            tombstoneCount += 1
+            deletedSequences.insert(change.sequence)
+        }
         lastSequence = change.sequence
+        if tombstoneCount > tombstoneLimit + max(16, tombstoneLimit / 4) {
+            dropTombstones(downTo: max(0, tombstoneLimit))
+        }
         if superseded > 64, superseded > latest.count {
             entries.removeAll { latest[$0.recordName] != $0.sequence }
             superseded = 0
+        }
+    }
+
+    /// The sequences of the live tombstones.
+    private var deletedSequences: Set<UInt64> = []
+
+    /// Drops the oldest tombstones until `limit` are left.
+    private mutating func dropTombstones(downTo limit: Int) {
+        var excess = tombstoneCount - limit
+        for entry in entries where excess > 0 && entry.isDeletion && latest[entry.recordName] == entry.sequence {
+            latest[entry.recordName] = nil
+            deletedSequences.remove(entry.sequence)
+            historyFloor = max(historyFloor, entry.sequence)
+            tombstoneCount -= 1
+            superseded += 1
+            excess -= 1
         }
     }
 

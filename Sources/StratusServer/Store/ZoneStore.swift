@@ -34,8 +34,13 @@ final class ZoneStore: @unchecked Sendable {
     /// queries with ever-new shapes cannot grow memory and write costs without end.
     static let maximumIndexes = 32
 
-    init(zone: WireZone) {
+    /// Which zone of this ID this is: a zone deleted and created again under the same ID is
+    /// another incarnation, and change tokens of the earlier one expire.
+    let incarnation: UInt64
+
+    init(zone: WireZone, incarnation: UInt64) {
         self.zone = zone
+        self.incarnation = incarnation
     }
 
     /// The order in which a request locks several zones: by the bytes of the zone's name, then
@@ -104,8 +109,8 @@ final class ZoneStore: @unchecked Sendable {
     var recordCapacity: Int { records.capacity }
 
     /// Ends a transaction: logs its changes and gives back memory deletes freed.
-    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeTokenData: Data?) {
-        for change in changes { changeLog.append(change) }
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeTokenData: Data?, tombstoneLimit: Int) {
+        for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
         if let clientChangeTokenData { changeLog.clientChangeTokenData = clientChangeTokenData }
         uncommitted = []
         if records.capacity > 4 * max(records.count, 64) {
@@ -213,7 +218,7 @@ struct ZoneTransaction {
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }
-        store.commit(changes, clientChangeTokenData: changes.isEmpty ? nil : clientChangeTokenData)
+        store.commit(changes, clientChangeTokenData: changes.isEmpty ? nil : clientChangeTokenData, tombstoneLimit: database.settings.tombstoneLimit)
         previous = [:]
         touchOrder = []
     }

@@ -6,7 +6,7 @@
 /// change the server's data through an object it holds.
 ///
 /// Stratus's embedded server, `CloudServer`, implements this protocol in-process. Later parts add
-/// change fetches and subscriptions.
+/// subscriptions.
 ///
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
 ///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
@@ -40,6 +40,19 @@ public protocol CloudService: Sendable {
 
     /// `zones/modify`: creates and deletes zones.
     func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse
+
+    /// `records/changes`: the records of one zone changed or deleted since a change token.
+    ///
+    /// - Throws: ``CKErrorCode/badDatabase`` in the public database, ``CKErrorCode/invalidArguments``
+    ///   for a zone without `fetchChanges` or a token from elsewhere,
+    ///   ``CKErrorCode/changeTokenExpired`` for a token older than the kept history.
+    func recordChanges(_ request: WireRecordChangesRequest) async throws(WireError) -> WireRecordChangesResponse
+
+    /// `zones/changes`: the zones of a database created, changed or deleted since a change token.
+    ///
+    /// - Throws: ``CKErrorCode/badDatabase`` in the public database,
+    ///   ``CKErrorCode/invalidArguments`` for a token from elsewhere.
+    func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse
 
     /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`: the users the lookup
     /// infos name, among those who granted `userDiscoverability` in the container. A user who

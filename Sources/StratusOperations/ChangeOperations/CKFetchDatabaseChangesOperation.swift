@@ -1,0 +1,175 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Fetches which record zones of a database were created, changed or deleted since a change
+/// token you kept: the first step of a sync, before fetching the changed zones' records with
+/// `CKFetchRecordZoneChangesOperation`.
+///
+/// ```swift
+/// let operation = CKFetchDatabaseChangesOperation(previousServerChangeToken: storedToken)
+/// operation.recordZoneWithIDChangedBlock = { zoneID in … }     // fetch its record changes
+/// operation.recordZoneWithIDWasDeletedBlock = { zoneID in … }  // drop its cache
+/// operation.fetchDatabaseChangesResultBlock = { result in … }   // keep the new token
+/// database.add(operation)
+/// ```
+///
+/// Each zone comes once per fetch. A zone the user purged from iCloud settings comes through
+/// ``recordZoneWithIDWasPurgedBlock`` (do not upload its data again), a zone lost to an
+/// encrypted-data reset through ``recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock``
+/// (upload it again); when those blocks are not set, ``recordZoneWithIDWasDeletedBlock`` gets
+/// them. The default zone never comes: it has no changes to fetch. Only the private and the
+/// shared database have changes; the public one fails with `badDatabase`.
+///
+/// CloudKit document: *CKFetchDatabaseChangesOperation*.
+public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedToken = Locked<CKServerChangeToken?>(nil)
+    private let storedResultsLimit = Locked(0)
+    private let storedFetchAllChanges = Locked(true)
+
+    /// Where to start: a token from an earlier fetch of this database, or nil for everything.
+    public var previousServerChangeToken: CKServerChangeToken? {
+        get { storedToken.value }
+        set { storedToken.value = newValue }
+    }
+
+    /// The most zones one request returns; 0 lets the server choose.
+    public var resultsLimit: Int {
+        get { storedResultsLimit.value }
+        set { storedResultsLimit.value = newValue }
+    }
+
+    /// Whether the operation fetches until nothing more is waiting: true unless set.
+    public var fetchAllChanges: Bool {
+        get { storedFetchAllChanges.value }
+        set { storedFetchAllChanges.value = newValue }
+    }
+
+    /// Creates an operation that fetches from the beginning.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches what changed since `previousServerChangeToken`.
+    public convenience init(previousServerChangeToken: CKServerChangeToken?) {
+        self.init()
+        self.previousServerChangeToken = previousServerChangeToken
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per zone created, or whose records changed, since the token.
+    public var recordZoneWithIDChangedBlock: ((CKRecordZone.ID) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called once per zone deleted since the token (and for purged or reset zones when their
+    /// own blocks are not set).
+    public var recordZoneWithIDWasDeletedBlock: ((CKRecordZone.ID) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called once per zone the user purged from iCloud settings since the token: delete the
+    /// local data and do not upload it again.
+    public var recordZoneWithIDWasPurgedBlock: ((CKRecordZone.ID) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called once per zone deleted because the user reset their encrypted data: create the
+    /// zone again and upload the local data.
+    public var recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock: ((CKRecordZone.ID) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called after each batch but the last, when ``fetchAllChanges`` is true: a checkpoint to
+    /// store, so a fetch that fails later resumes from there.
+    public var changeTokenUpdatedBlock: ((CKServerChangeToken) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: the token to keep and whether more changes wait, or the error.
+    public var fetchDatabaseChangesResultBlock: ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block; ignored when ``fetchDatabaseChangesResultBlock`` is set.
+    @available(*, deprecated, message: "Use fetchDatabaseChangesResultBlock instead")
+    public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        var token = previousServerChangeToken
+        let limit = max(0, resultsLimit)
+        let fetchAll = fetchAllChanges
+        while true {
+            let since = token.map { Array($0.bytes) }
+            let response = await send(to: runDatabase) { service, context async throws(WireError) in
+                try await service.databaseChanges(WireDatabaseChangesRequest(context: context, sinceToken: since, resultsLimit: limit))
+            }
+            switch response {
+            case .failure(let error):
+                finish { self.deliverFinal(.failure(error)) }
+                return
+            case .success(let batch):
+                let batchToken = CKServerChangeToken(bytes: Data(batch.token))
+                token = batchToken
+                let continues = fetchAll && batch.moreComing
+                deliver {
+                    self.deliverBatch(batch)
+                    if continues { self.changeTokenUpdatedBlock?(batchToken) }
+                }
+                if continues { continue }
+                finish { self.deliverFinal(.success((batchToken, fetchAll ? false : batch.moreComing))) }
+                return
+            }
+        }
+    }
+
+    override func reportCancellation() {
+        deliverFinal(.failure(CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")))
+    }
+
+    // MARK: - Result mapping
+
+    /// Calls the per-zone blocks of one batch. Runs on the callback queue.
+    private func deliverBatch(_ batch: WireDatabaseChangesResponse) {
+        if let changed = recordZoneWithIDChangedBlock {
+            for zoneID in batch.changedZoneIDs { changed(CKRecordZone.ID(wire: zoneID)) }
+        }
+        let deleted = recordZoneWithIDWasDeletedBlock
+        for deletion in batch.deleted {
+            let zoneID = CKRecordZone.ID(wire: deletion.zoneID)
+            switch deletion.reason {
+            case .purged: (recordZoneWithIDWasPurgedBlock ?? deleted)?(zoneID)
+            case .encryptedDataReset: (recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock ?? deleted)?(zoneID)
+            case .deleted: deleted?(zoneID)
+            }
+        }
+    }
+
+    /// Calls the final block, or its legacy twin. Runs on the callback queue.
+    private func deliverFinal(_ result: Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), CKError>) {
+        if let final = fetchDatabaseChangesResultBlock {
+            final(result.mapError { $0 as any Error })
+        } else if let legacy: (CKServerChangeToken?, Bool, (any Error)?) -> Void = blocks.get("fetchDatabaseChangesCompletionBlock") {
+            switch result {
+            case .success(let value): legacy(value.serverChangeToken, value.moreComing, nil)
+            case .failure(let error): legacy(nil, false, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import StratusWire
+
+/// A position in the change history of a database or of one zone, as a `CKServerChangeToken`
+/// carries it: whose history (container, database, user, and for a zone its ID and
+/// incarnation) and how far into it (the database's change sequence).
+///
+/// On the wire: a format version, the fields below, and an HMAC-SHA-256 under the server's
+/// own key, so that a flipped byte, a forged token or one from another server is refused.
+struct ChangeToken: Hashable {
+    static let version: UInt8 = 1
+
+    /// Whose history the token follows.
+    enum Subject: Hashable {
+        /// A database's zones.
+        case database
+        /// One zone's records, in one incarnation of the zone.
+        case zone(WireZoneID, incarnation: UInt64)
+    }
+
+    var containerIdentifier: String
+    var database: WireDatabaseScope
+    var userRecordName: String?
+    var subject: Subject
+    /// The last change the holder has seen.
+    var position: UInt64
+
+    func sealed(with key: [UInt8]) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.write(Self.version)
+        writer.write(containerIdentifier)
+        writer.write(UInt8(database.rawValue))
+        writer.write(userRecordName)
+        switch subject {
+        case .database:
+            writer.write(UInt8(0))
+        case .zone(let zoneID, let incarnation):
+            writer.write(UInt8(1))
+            zoneID.write(to: &writer)
+            writer.write(incarnation)
+        }
+        writer.write(position)
+        return writer.bytes + HMAC.sha256(key: key, message: writer.bytes)
+    }
+
+    /// Opens a token sealed with `key`; throws `invalidArguments` for anything else.
+    static func open(_ bytes: [UInt8], key: [UInt8]) throws(WireError) -> ChangeToken {
+        let refused = WireError(.invalidArguments, "the change token is not one this server issued, or it was altered")
+        guard bytes.count > 32 else { throw refused }
+        let body = Array(bytes.dropLast(32))
+        guard Array(bytes.suffix(32)) == HMAC.sha256(key: key, message: body) else { throw refused }
+        var reader = BinaryReader(body)
+        do throws(BinaryFormatError) {
+            guard try reader.readByte() == version else { throw BinaryFormatError("version") }
+            let container = try reader.readString()
+            guard let database = WireDatabaseScope(rawValue: Int(try reader.readByte())) else { throw BinaryFormatError("database") }
+            let user = try reader.readOptionalString()
+            let subject: Subject
+            switch try reader.readByte() {
+            case 0: subject = .database
+            case 1: subject = .zone(try WireZoneID.read(from: &reader), incarnation: try reader.readUInt64())
+            default: throw BinaryFormatError("subject")
+            }
+            let position = try reader.readUInt64()
+            try reader.expectEnd()
+            return ChangeToken(containerIdentifier: container, database: database, userRecordName: user, subject: subject, position: position)
+        } catch {
+            throw refused
+        }
+    }
+
+    /// Checks that the token follows the history of `database` in `container` for `user`,
+    /// and of the zone `zoneID` when given (any incarnation).
+    func check(container: String, database: WireDatabaseScope, user: String?, zoneID: WireZoneID?) throws(WireError) {
+        let sameOwner = containerIdentifier.hasSameUTF8Bytes(as: container) && self.database == database
+            && userRecordName.map { name in user.map { name.hasSameUTF8Bytes(as: $0) } ?? false } ?? (user == nil)
+        guard sameOwner else {
+            throw WireError(.invalidArguments, "the change token belongs to another container, database or user")
+        }
+        switch (subject, zoneID) {
+        case (.database, nil):
+            return
+        case (.zone(let tokenZone, _), let zoneID?) where tokenZone == zoneID:
+            return
+        case (.database, _?):
+            throw WireError(.invalidArguments, "a database change token cannot fetch a zone's changes")
+        case (.zone, nil):
+            throw WireError(.invalidArguments, "a zone change token cannot fetch a database's changes")
+        case (.zone(let tokenZone, _), let zoneID?):
+            throw WireError(.invalidArguments, "the change token belongs to zone '\(tokenZone.zoneName)', not '\(zoneID.zoneName)'")
+        }
+    }
+}
