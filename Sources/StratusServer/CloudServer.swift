@@ -68,6 +68,8 @@ public final class CloudServer: CloudService, Sendable {
         var requestLog = RequestLog(limit: CloudServer.defaultRequestLogLimit)
         var lastQueryExaminedCount = 0
         var rateLimiter: RateLimiter?
+        /// Who the accounts are (email, phone, name, contacts) and who may be discovered.
+        var people = PeopleDirectory()
 
         /// The container with `identifier`, created on first use.
         mutating func container(_ identifier: String) -> ContainerStore {

@@ -35,6 +35,18 @@ final class ContainerTests: XCTestCase {
         func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
+            throw WireError(.networkUnavailable, "offline")
+        }
     }
 
     func testDatabaseWithScopeReturnsTheSameObjectAsTheProperty() {

@@ -21,6 +21,18 @@ final class BlockReleaseTests: OperationTestCase {
         }
     }
 
+    /// The discovery operations are deprecated (iOS 17), so their check is marked deprecated too.
+    @available(*, deprecated)
+    func testEveryBlockOfEveryDiscoveryOperationIsReleasedWhenItFinishesAndOneSetLaterIsDropped() async throws {
+        let infos = [CKUserIdentity.LookupInfo(emailAddress: "ann@example.com")]
+        for cancelled in [false, true] {
+            await assertBlocksReleased(CKDiscoverUserIdentitiesOperation(userIdentityLookupInfos: infos), discoverUserIdentitiesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKDiscoverAllUserIdentitiesOperation(), discoverAllUserIdentitiesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKDiscoverAllContactsOperation(), discoverAllContactsBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKDiscoverUserInfosOperation(emailAddresses: ["ann@example.com"], userRecordIDs: nil), discoverUserInfosBlocks, cancelled: cancelled)
+        }
+    }
+
     // MARK: - Every block property, per operation
 
     private func operationBlocks<Operation: CKOperation>() -> [BlockProperty<Operation>] {
@@ -99,12 +111,44 @@ final class BlockReleaseTests: OperationTestCase {
         ]
     }
 
+    @available(*, deprecated)
+    private var discoverUserIdentitiesBlocks: [BlockProperty<CKDiscoverUserIdentitiesOperation>] {
+        operationBlocks() + [
+            BlockProperty("userIdentityDiscoveredBlock", { $0.userIdentityDiscoveredBlock = { [canary = $1] _, _ in _ = canary } }, { $0.userIdentityDiscoveredBlock != nil }),
+            BlockProperty("discoverUserIdentitiesResultBlock", { $0.discoverUserIdentitiesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.discoverUserIdentitiesResultBlock != nil }),
+            BlockProperty("discoverUserIdentitiesCompletionBlock", { $0.discoverUserIdentitiesCompletionBlock = { [canary = $1] _ in _ = canary } }, { $0.discoverUserIdentitiesCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var discoverAllUserIdentitiesBlocks: [BlockProperty<CKDiscoverAllUserIdentitiesOperation>] {
+        operationBlocks() + [
+            BlockProperty("userIdentityDiscoveredBlock", { $0.userIdentityDiscoveredBlock = { [canary = $1] _ in _ = canary } }, { $0.userIdentityDiscoveredBlock != nil }),
+            BlockProperty("discoverAllUserIdentitiesResultBlock", { $0.discoverAllUserIdentitiesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.discoverAllUserIdentitiesResultBlock != nil }),
+            BlockProperty("discoverAllUserIdentitiesCompletionBlock", { $0.discoverAllUserIdentitiesCompletionBlock = { [canary = $1] _ in _ = canary } }, { $0.discoverAllUserIdentitiesCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var discoverAllContactsBlocks: [BlockProperty<CKDiscoverAllContactsOperation>] {
+        operationBlocks() + [
+            BlockProperty("discoverAllContactsCompletionBlock", { $0.discoverAllContactsCompletionBlock = { [canary = $1] _, _ in _ = canary } }, { $0.discoverAllContactsCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var discoverUserInfosBlocks: [BlockProperty<CKDiscoverUserInfosOperation>] {
+        operationBlocks() + [
+            BlockProperty("discoverUserInfosCompletionBlock", { $0.discoverUserInfosCompletionBlock = { [canary = $1] _, _, _ in _ = canary } }, { $0.discoverUserInfosCompletionBlock != nil }),
+        ]
+    }
+
     // MARK: - Checking
 
     /// Sets every block of `operation` to one that holds its own canary, runs the operation
     /// (cancelled first when asked), and waits for every canary to go while the test still
     /// holds the operation. Then sets every block again and waits for those canaries too.
-    private func assertBlocksReleased<Operation: CKDatabaseOperation>(
+    private func assertBlocksReleased<Operation: CKOperation>(
         _ operation: Operation,
         _ blocks: [BlockProperty<Operation>],
         cancelled: Bool,
@@ -119,7 +163,11 @@ final class BlockReleaseTests: OperationTestCase {
             XCTAssertTrue(block.isSet(operation), "\(label).\(block.name) reads back nil", file: file, line: line)
         }
         if cancelled { operation.cancel() }
-        database.add(operation)
+        if let operation = operation as? CKDatabaseOperation {
+            database.add(operation)
+        } else {
+            database.container.add(operation)
+        }
         await fulfillment(of: released + [finished], timeout: 10)
         XCTAssertTrue(operation.isFinished, label, file: file, line: line)
         for block in blocks {

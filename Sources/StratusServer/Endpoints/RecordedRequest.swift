@@ -22,6 +22,14 @@ public struct RecordedRequest: Hashable, Sendable {
         case recordChanges = "records/changes"
         /// `zones/changes`.
         case databaseChanges = "zones/changes"
+        /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`, in one request.
+        case lookupUsers = "users/lookup"
+        /// `users/lookup/contacts`.
+        case lookupContacts = "users/lookup/contacts"
+        /// The status of an application permission (no CloudKit Web Services counterpart).
+        case applicationPermissionStatus = "users/permissions"
+        /// A request for an application permission (no CloudKit Web Services counterpart).
+        case requestApplicationPermission = "users/permissions/request"
     }
 
     /// The endpoint called.

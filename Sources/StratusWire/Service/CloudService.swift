@@ -53,4 +53,29 @@ public protocol CloudService: Sendable {
     /// - Throws: ``CKErrorCode/badDatabase`` in the public database,
     ///   ``CKErrorCode/invalidArguments`` for a token from elsewhere.
     func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse
+
+    /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`: the users the lookup
+    /// infos name, among those who granted `userDiscoverability` in the container. A user who
+    /// did not is never revealed: the answer is the same as for an unknown user.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/invalidArguments`` for a lookup info that does not set exactly one field.
+    func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse
+
+    /// `users/lookup/contacts`: the requesting user's contacts who are users of the container
+    /// and granted `userDiscoverability` there.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
+    func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse
+
+    /// The requesting user's status for an application permission in the container.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
+    func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus
+
+    /// Asks the requesting user for an application permission in the container: the user is
+    /// asked only the first time; afterwards the answer given stands.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
+    func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus
 }

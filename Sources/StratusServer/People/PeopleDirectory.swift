@@ -1,0 +1,180 @@
+import StratusWire
+
+/// Who the server's accounts are, as iCloud knows them: each account's email address, phone
+/// number, name and contact list, and, per container, whether the account granted
+/// `userDiscoverability`.
+///
+/// The rule it keeps: a user is found, by anyone, only in a container where the user granted
+/// `userDiscoverability` (by a request from one of the user's devices, or a test knob). A user
+/// who did not, and a user nobody knows, give the same answer: nothing.
+///
+/// Addresses are matched as people write them, not byte for byte: email addresses ignore case
+/// and surrounding spaces; phone numbers compare their last ten digits, ignoring everything
+/// else, so `+1 (555) 010-0001`, `15550100001` and `555-010-0001` are one number.
+struct PeopleDirectory: Sendable {
+    /// One account's details.
+    struct Profile: Sendable {
+        var emailAddress: String?
+        var phoneNumber: String?
+        var name: WireNameComponents?
+        var contacts: [CloudServer.Contact] = []
+    }
+
+    /// An account in a container.
+    struct Membership: Hashable, Sendable {
+        var account: String
+        var containerIdentifier: String
+    }
+
+    private(set) var profiles: [String: Profile] = [:]
+    /// Granted or denied `userDiscoverability`; an absent entry is the initial state.
+    private var discoverability: [Membership: WireApplicationPermissionStatus] = [:]
+    /// What a user answers when asked for `userDiscoverability` for the first time.
+    var promptAnswer: WireApplicationPermissionStatus = .granted
+
+    // MARK: - Profiles
+
+    /// Gives `account` an email address, taking it from any other account that had it.
+    mutating func setEmailAddress(_ emailAddress: String?, for account: String) {
+        if let emailAddress {
+            let key = Self.normalizedEmail(emailAddress)
+            for (other, profile) in profiles where other != account {
+                if let held = profile.emailAddress, Self.normalizedEmail(held) == key { profiles[other]?.emailAddress = nil }
+            }
+        }
+        profiles[account, default: Profile()].emailAddress = emailAddress
+    }
+
+    /// Gives `account` a phone number, taking it from any other account that had it.
+    mutating func setPhoneNumber(_ phoneNumber: String?, for account: String) {
+        if let phoneNumber {
+            let key = Self.normalizedPhone(phoneNumber)
+            for (other, profile) in profiles where other != account {
+                if let held = profile.phoneNumber, Self.normalizedPhone(held) == key { profiles[other]?.phoneNumber = nil }
+            }
+        }
+        profiles[account, default: Profile()].phoneNumber = phoneNumber
+    }
+
+    mutating func setName(_ name: WireNameComponents?, for account: String) {
+        profiles[account, default: Profile()].name = name
+    }
+
+    mutating func setContacts(_ contacts: [CloudServer.Contact], for account: String) {
+        profiles[account, default: Profile()].contacts = contacts
+    }
+
+    // MARK: - Permission
+
+    /// The account's `userDiscoverability` status in a container.
+    func discoverabilityStatus(of account: String, in containerIdentifier: String) -> WireApplicationPermissionStatus {
+        discoverability[Membership(account: account, containerIdentifier: containerIdentifier)] ?? .initialState
+    }
+
+    /// Sets the status; `.initialState` forgets the answer, `.couldNotComplete` is no answer
+    /// and leaves the status unchanged.
+    mutating func setDiscoverability(_ status: WireApplicationPermissionStatus, of account: String, in containerIdentifier: String) {
+        let key = Membership(account: account, containerIdentifier: containerIdentifier)
+        switch status {
+        case .granted, .denied: discoverability[key] = status
+        case .initialState: discoverability[key] = nil
+        case .couldNotComplete: break
+        }
+    }
+
+    /// Asks the account for discoverability: the first time, the user answers
+    /// ``promptAnswer``; once the user has answered, the answer stands and nobody is asked.
+    mutating func requestDiscoverability(of account: String, in containerIdentifier: String) -> WireApplicationPermissionStatus {
+        let current = discoverabilityStatus(of: account, in: containerIdentifier)
+        guard current == .initialState else { return current }
+        setDiscoverability(promptAnswer, of: account, in: containerIdentifier)
+        return promptAnswer
+    }
+
+    // MARK: - Finding people
+
+    /// The discoverable user `info` names in a container, or nil: an unknown user and a user
+    /// who did not grant discoverability are alike.
+    ///
+    /// - Parameter userRecordName: The user record name of an account in the container.
+    func find(
+        _ info: WireUserLookupInfo,
+        in containerIdentifier: String,
+        userRecordName: (String) -> String
+    ) -> WireUserIdentity? {
+        let account: String?
+        if let email = info.emailAddress {
+            account = self.account(withEmail: email)
+        } else if let phone = info.phoneNumber {
+            account = self.account(withPhone: phone)
+        } else if let recordID = info.userRecordID, recordID.zoneID.isDefaultZone {
+            account = discoverableAccounts(in: containerIdentifier).first { userRecordName($0).hasSameUTF8Bytes(as: recordID.recordName) }
+        } else {
+            account = nil
+        }
+        guard let account, discoverabilityStatus(of: account, in: containerIdentifier) == .granted else { return nil }
+        return WireUserIdentity(
+            userRecordName: userRecordName(account),
+            lookupInfo: info,
+            nameComponents: profiles[account]?.name
+        )
+    }
+
+    /// The discoverable users among `account`'s contacts in a container: one identity per
+    /// user, in the order of the user's first matching contact, naming every matching contact.
+    func discoverContacts(
+        of account: String,
+        in containerIdentifier: String,
+        userRecordName: (String) -> String
+    ) -> [WireUserIdentity] {
+        var identities: [WireUserIdentity] = []
+        var positions: [String: Int] = [:]
+        for contact in profiles[account]?.contacts ?? [] {
+            let candidates = contact.emailAddresses.map { WireUserLookupInfo(emailAddress: $0) }
+                + contact.phoneNumbers.map { WireUserLookupInfo(phoneNumber: $0) }
+            var matched: Set<String> = []
+            for info in candidates {
+                guard var identity = find(info, in: containerIdentifier, userRecordName: userRecordName),
+                      let name = identity.userRecordName, matched.insert(name).inserted else { continue }
+                if let position = positions[name] {
+                    identities[position].contactIdentifiers.append(contact.identifier)
+                } else {
+                    identity.contactIdentifiers = [contact.identifier]
+                    positions[name] = identities.count
+                    identities.append(identity)
+                }
+            }
+        }
+        return identities
+    }
+
+    private func account(withEmail email: String) -> String? {
+        let key = Self.normalizedEmail(email)
+        guard !key.isEmpty else { return nil }
+        return profiles.first { $0.value.emailAddress.map(Self.normalizedEmail) == key }?.key
+    }
+
+    private func account(withPhone phone: String) -> String? {
+        let key = Self.normalizedPhone(phone)
+        guard !key.isEmpty else { return nil }
+        return profiles.first { $0.value.phoneNumber.map(Self.normalizedPhone) == key }?.key
+    }
+
+    /// The accounts that granted discoverability in a container, in a stable order.
+    private func discoverableAccounts(in containerIdentifier: String) -> [String] {
+        discoverability.compactMap { key, status in
+            key.containerIdentifier == containerIdentifier && status == .granted ? key.account : nil
+        }.sorted()
+    }
+
+    /// An email address as it is compared: lowercased, without surrounding spaces.
+    static func normalizedEmail(_ email: String) -> String {
+        String(email.lowercased().drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+
+    /// A phone number as it is compared: its last ten ASCII digits (all of them when it has
+    /// fewer), so a number matches with or without its country code or trunk prefix.
+    static func normalizedPhone(_ phone: String) -> String {
+        String(phone.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init).suffix(10))
+    }
+}
