@@ -20,7 +20,10 @@ let package = Package(
     ],
     targets: [
         // What crosses the client/server boundary: plain values, requests, responses, the clock.
-        .target(name: "StratusWire", swiftSettings: internalChecks),
+        // CloudKit's Objective-C enumerations (CKError.Code, CKAccountStatus, CKDatabase.Scope),
+        // declared in C so that Swift imports them as non-frozen enums, as it imports CloudKit's.
+        .target(name: "CStratus"),
+        .target(name: "StratusWire", dependencies: ["CStratus"], swiftSettings: internalChecks),
         // The embedded server: CloudServer, an in-process CloudService. It never sees a CKRecord.
         .target(name: "StratusServer", dependencies: ["StratusWire"], swiftSettings: internalChecks),
         // The CloudKit classes: CKRecord and its IDs, zones, references, assets, CKError, containers.
