@@ -16,6 +16,6 @@ extension CKRecord {
 
 extension CKReference {
     /// The old name of ``CKRecord/ReferenceAction``.
-    @available(*, deprecated, renamed: "CKRecord.ReferenceAction")
+    @available(*, deprecated, message: "renamed to CKRecord.ReferenceAction")
     public typealias Action = CKRecord.ReferenceAction
 }

@@ -39,6 +39,7 @@ extension CKDatabase {
     }
 
     /// Runs `query` and passes its first page to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withQuery query: CKQuery,
         inZoneWith zoneID: CKRecordZone.ID? = nil,
@@ -52,6 +53,7 @@ extension CKDatabase {
     }
 
     /// Passes the next page of a query from `queryCursor` to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withCursor queryCursor: CKQueryOperation.Cursor,
         desiredKeys: [CKRecord.FieldKey]? = nil,
@@ -65,6 +67,7 @@ extension CKDatabase {
 
     /// Runs `query` and returns the records of its first page.
     @available(*, deprecated, message: "Use records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    @discardableResult
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
         try await records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
     }
@@ -82,6 +85,7 @@ extension CKDatabase {
         operation.resultsLimit = resultsLimit
         return try await perform(operation) { operation, resume in
             var matches: [(CKRecord.ID, Result<CKRecord, any Error>)] = []
+    @preconcurrency
             operation.recordMatchedBlock = { recordID, result in matches.append((recordID, result)) }
             operation.queryResultBlock = { final in
                 resume(final.map { (matches, $0) })
