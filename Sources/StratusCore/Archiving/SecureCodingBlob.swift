@@ -23,7 +23,7 @@ package enum SecureCodingBlob {
     ]
 
     /// Stores `bytes` in `coder`.
-    static func encode(_ bytes: [UInt8], with coder: NSCoder) {
+    package static func encode(_ bytes: [UInt8], with coder: NSCoder) {
         coder.encode(NSData(bytes: bytes, length: bytes.count), forKey: key)
     }
 
@@ -35,7 +35,7 @@ package enum SecureCodingBlob {
     }
 
     /// Parses the blob stored in `coder` as an object of `kind`; nil for anything malformed.
-    static func decode<Value>(
+    package static func decode<Value>(
         from coder: NSCoder,
         as kind: ArchiveEnvelope.Kind,
         _ read: (inout BinaryReader) throws(BinaryFormatError) -> Value

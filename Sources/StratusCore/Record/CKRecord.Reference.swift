@@ -31,6 +31,9 @@ public final class CKReference: NSObject, NSSecureCoding, NSCopying, @unchecked 
     /// The delete rule.
     public let action: CKRecord.ReferenceAction
 
+    /// The delete rule: CloudKit's name for ``action``.
+    public var referenceAction: CKRecord.ReferenceAction { action }
+
     /// Creates a reference to the record with `recordID`.
     public init(recordID: CKRecord.ID, action: CKRecord.ReferenceAction) {
         self.recordID = recordID

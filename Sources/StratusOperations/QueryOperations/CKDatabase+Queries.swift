@@ -69,14 +69,26 @@ extension CKDatabase {
     @available(*, deprecated, message: "Use records(matching:inZoneWith:desiredKeys:resultsLimit:)")
     @discardableResult
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
-        try await records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
+        try await records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
+    }
+
+    /// Runs `query` and returns the records of its first page: the iOS 15 beta spelling that
+    /// CloudKit keeps, deprecated from the start.
+    ///
+    /// A call that names only a query and a zone picks this method over
+    /// ``records(matching:inZoneWith:desiredKeys:resultsLimit:)`` unless the result is read as
+    /// a `(matchResults, queryCursor)` pair, as it does on iOS.
+    @available(*, deprecated, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
+        try await records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
     }
 
     /// Runs `query` and passes the records of its first page to `completionHandler`.
     @available(*, deprecated, message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:)")
+    @preconcurrency
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?, completionHandler: @escaping @Sendable ([CKRecord]?, (any Error)?) -> Void) {
         complete(completionHandler) {
-            try await self.records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
+            try await self.records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
         }
     }
 
@@ -85,7 +97,6 @@ extension CKDatabase {
         operation.resultsLimit = resultsLimit
         return try await perform(operation) { operation, resume in
             var matches: [(CKRecord.ID, Result<CKRecord, any Error>)] = []
-    @preconcurrency
             operation.recordMatchedBlock = { recordID, result in matches.append((recordID, result)) }
             operation.queryResultBlock = { final in
                 resume(final.map { (matches, $0) })

@@ -27,6 +27,7 @@ package enum ArchiveEnvelope {
         case serverChangeToken = 8
         case queryCursor = 9
         case query = 10
+        case operationGroup = 11
     }
 
     /// Frames `payload` as a blob of `kind`.
