@@ -68,6 +68,12 @@ public final class CKReference: NSObject, NSSecureCoding, NSCopying, @unchecked 
     /// References decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKReference`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKReference"] }
+
     /// Encodes the reference as one versioned blob.
     public func encode(with coder: NSCoder) {
         SecureCodingBlob.encode(ArchiveEnvelope.seal(.reference) { wireValue.write(to: &$0) }, with: coder)

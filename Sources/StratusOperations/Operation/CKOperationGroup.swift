@@ -41,6 +41,12 @@ public final class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendab
 
     private let state: Mutex<State>
 
+    /// CloudKit's name for the class, `CKOperationGroup`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKOperationGroup"] }
+
     /// A unique identifier chosen by the system; an archived group keeps its own.
     public let operationGroupID: String
 
