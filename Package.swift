@@ -20,7 +20,10 @@ let package = Package(
     ],
     targets: [
         // What crosses the client/server boundary: plain values, requests, responses, the clock.
-        .target(name: "StratusWire", swiftSettings: internalChecks),
+        // CloudKit's Objective-C enumerations (CKError.Code, CKAccountStatus, CKDatabase.Scope),
+        // declared in C so that Swift imports them as non-frozen enums, as it imports CloudKit's.
+        .target(name: "CStratus"),
+        .target(name: "StratusWire", dependencies: ["CStratus"], swiftSettings: internalChecks),
         // The embedded server: CloudServer, an in-process CloudService. It never sees a CKRecord.
         .target(name: "StratusServer", dependencies: ["StratusWire"], swiftSettings: internalChecks),
         // The CloudKit classes: CKRecord and its IDs, zones, references, assets, CKError, containers.
@@ -46,6 +49,9 @@ let package = Package(
         ),
         // CloudKit code as Apple's documentation writes it, compiled against `import Stratus` alone.
         .testTarget(name: "CompatibilityTests", dependencies: ["Stratus"]),
+        // The same, in the Swift 5 language mode most apps still build in: CloudKit code must
+        // build there without warnings it does not get against CloudKit (CI treats warnings as errors).
+        .testTarget(name: "Swift5CompatibilityTests", dependencies: ["Stratus"], swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

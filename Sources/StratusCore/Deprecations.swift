@@ -16,6 +16,17 @@ extension CKRecord {
 
 extension CKReference {
     /// The old name of ``CKRecord/ReferenceAction``.
-    @available(*, deprecated, renamed: "CKRecord.ReferenceAction")
+    @available(*, deprecated, message: "renamed to CKRecord.ReferenceAction")
     public typealias Action = CKRecord.ReferenceAction
+}
+
+extension CKRecordZoneID {
+    /// Creates a zone ID whose owner may be nil, meaning the current user: the iOS 8 spelling.
+    ///
+    /// Only a call that passes an optional owner name picks this initialiser.
+    @available(*, deprecated)
+    @_disfavoredOverload
+    public convenience init(zoneName: String = CKRecordZoneID.defaultZoneName, ownerName: String? = CKCurrentUserDefaultName) {
+        self.init(zoneName: zoneName, ownerName: ownerName ?? CKCurrentUserDefaultName)
+    }
 }

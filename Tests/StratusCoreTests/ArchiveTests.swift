@@ -87,6 +87,10 @@ final class ArchiveTests: XCTestCase {
             for (name, object) in Self.goldenObjects() {
                 try archivedData(object).write(to: URL(fileURLWithPath: directory).appendingPathComponent("\(name).archive"))
             }
+            for (name, object) in Self.goldenObjects() where !(object is SystemFieldsArchive) {
+                try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
+                    .write(to: URL(fileURLWithPath: directory).appendingPathComponent("root-\(name).archive"))
+            }
         }
 
         let record = try XCTUnwrap(try decode(fixture("record-full")) { CKRecord(coder: $0) })
@@ -138,6 +142,52 @@ final class ArchiveTests: XCTestCase {
                 XCTAssertEqual(back.wireSnapshot, record.wireSnapshot)
                 XCTAssertEqual(back.changedKeys(), record.changedKeys())
             } else if !(object is CKRecordZone) {
+                XCTAssertEqual(decoded, object, name)
+            }
+        }
+    }
+
+    // MARK: - Class names
+
+    /// CloudKit's class name for each golden object's class.
+    private static let cloudKitClassNames = [
+        "record-full": "CKRecord", "record-id": "CKRecordID", "zone-id": "CKRecordZoneID", "zone": "CKRecordZone",
+        "reference": "CKReference", "server-change-token": "CKServerChangeToken", "query-cursor": "CKQueryCursor",
+    ]
+
+    /// The class names and class hints in the class table of a keyed archive.
+    private func classTable(of data: Data) throws -> (names: Set<String>, hints: Set<String>) {
+        let plist = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        let objects = try XCTUnwrap(plist["$objects"] as? [Any])
+        var names: Set<String> = [], hints: Set<String> = []
+        for case let entry as [String: Any] in objects {
+            if let name = entry["$classname"] as? String { names.insert(name) }
+            if let entryHints = entry["$classhints"] as? [String] { hints.formUnion(entryHints) }
+        }
+        return (names, hints)
+    }
+
+    func testArchivesNameCloudKitsClassesInTheClassTable() throws {
+        for (name, object) in Self.goldenObjects() where !(object is SystemFieldsArchive) {
+            let expected = try XCTUnwrap(Self.cloudKitClassNames[name], name)
+            let data = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
+            let table = try classTable(of: data)
+            XCTAssertTrue(table.hints.contains(expected), "\(name): \(table)")
+            // Foundation on Linux always writes the Swift name as the class name itself.
+            XCTAssertTrue(table.names.contains { $0.hasSuffix(".\(expected)") }, "\(name): \(table)")
+        }
+    }
+
+    func testRootGoldenArchivesDecodeAndNameCloudKitsClasses() throws {
+        for (name, object) in Self.goldenObjects() where !(object is SystemFieldsArchive) {
+            let data = try fixture("root-\(name)")
+            XCTAssertTrue(try classTable(of: data).hints.contains(try XCTUnwrap(Self.cloudKitClassNames[name])), name)
+            let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [type(of: object)], from: data) as? NSObject
+            if let record = object as? CKRecord {
+                XCTAssertEqual((decoded as? CKRecord)?.wireSnapshot, record.wireSnapshot, name)
+            } else if let zone = object as? CKRecordZone {
+                XCTAssertEqual((decoded as? CKRecordZone)?.zoneID, zone.zoneID, name)
+            } else {
                 XCTAssertEqual(decoded, object, name)
             }
         }

@@ -23,8 +23,13 @@ final class CKErrorTests: XCTestCase {
             XCTAssertEqual(code.rawValue, raw, "\(code)")
             XCTAssertEqual(CKError.Code(rawValue: raw), code)
         }
-        XCTAssertNil(CKError.Code(rawValue: 0))
-        XCTAssertNil(CKError.Code(rawValue: 38))
+        // As with CloudKit's imported enum, any raw value makes a code; one CloudKit does not
+        // define is none of the known codes, and a switch meets it in `@unknown default`.
+        for raw in [0, 38] {
+            let undefined = CKError.Code(rawValue: raw)
+            XCTAssertEqual(undefined.map { CKError.Code.allCases.contains($0) }, false)
+            XCTAssertEqual(undefined?.description, "CKErrorCode(rawValue: \(raw))")
+        }
     }
 
     func testStaticShortcutsAreTheCodes() {

@@ -102,11 +102,11 @@ final class QueryTests: ServerTestCase {
         try await savePhotos(3, zoneID: zoneID)
         let everywhere = try await john.records(matching: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)))
         XCTAssertEqual(everywhere.matchResults.count, 5)
-        let inZone = try await john.records(matching: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)), inZoneWith: zoneID)
+        let inZone = try await john.records(matching: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)), inZoneWith: zoneID, desiredKeys: nil)
         XCTAssertEqual(inZone.matchResults.count, 3)
         XCTAssertTrue(inZone.matchResults.allSatisfy { $0.0.zoneID == zoneID })
         await assertThrowsCKError(.zoneNotFound) {
-            try await self.john.records(matching: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)), inZoneWith: CKRecordZone.ID(zoneName: "Nowhere"))
+            try await self.john.records(matching: CKQuery(recordType: "Photo", predicate: NSPredicate(value: true)), inZoneWith: CKRecordZone.ID(zoneName: "Nowhere"), desiredKeys: nil)
         }
     }
 

@@ -1,21 +1,32 @@
 import Foundation
 import StratusWire
 
-/// Whether the device has a usable iCloud account: `CKContainer.accountStatus`'s answer.
-public enum CKAccountStatus: Int, Hashable, Sendable {
-    /// The state could not be determined; try again later.
-    case couldNotDetermine = 0
-    /// An account is signed in and usable.
-    case available = 1
-    /// Parental controls or device management deny access.
-    case restricted = 2
-    /// No account is signed in.
-    case noAccount = 3
-    /// An account is signed in but not ready yet; wait for `.CKAccountChanged`.
-    case temporarilyUnavailable = 4
+// `CKAccountStatus` is declared in C (CStratus), so that Swift imports it as it imports
+// CloudKit's: a non-frozen enum, whose `switch`es end with `@unknown default`.
 
+extension CKAccountStatus {
     package init(_ wire: WireAccountStatus) {
-        self = CKAccountStatus(rawValue: wire.rawValue) ?? .couldNotDetermine
+        self = switch wire {
+        case .couldNotDetermine: .couldNotDetermine
+        case .available: .available
+        case .restricted: .restricted
+        case .noAccount: .noAccount
+        case .temporarilyUnavailable: .temporarilyUnavailable
+        }
+    }
+}
+
+extension CKAccountStatus: @retroactive CustomStringConvertible {
+    /// The status's Swift name, such as `available`.
+    public var description: String {
+        switch self {
+        case .couldNotDetermine: "couldNotDetermine"
+        case .available: "available"
+        case .restricted: "restricted"
+        case .noAccount: "noAccount"
+        case .temporarilyUnavailable: "temporarilyUnavailable"
+        @unknown default: "CKAccountStatus(rawValue: \(rawValue))"
+        }
     }
 }
 

@@ -12,6 +12,15 @@ import StratusWire
 ///   few hundred random byte flips), and `NSKeyedUnarchiver`'s instance API raises on a nil
 ///   `init?(coder:)` unless its `decodingFailurePolicy` is `.setErrorAndReturn`. Decode archives
 ///   with `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`, which throws instead.
+///
+/// An archive whose root (or a nested object) is a Stratus object names the class in its class
+/// table. CloudKit's archives say `CKRecord`, `CKRecordID`, …; Foundation on Linux always writes
+/// the module-qualified Swift name (`StratusCore.CKRecord`) as `$classname`: its
+/// `NSStringFromClass` qualifies every class outside Foundation, there is no Objective-C runtime
+/// name (`@objc(CKRecord)`) to give, and `NSKeyedArchiver.setClassName(_:for:)` stores its
+/// mapping under a key its lookup never uses, so it has no effect. Each class therefore gives
+/// CloudKit's name through `classFallbacksForKeyedArchiver()`, which the archive lists as the
+/// class's `$classhints`.
 package enum SecureCodingBlob {
     /// The key the blob is stored under.
     package static let key = "StratusArchive"
@@ -23,7 +32,7 @@ package enum SecureCodingBlob {
     ]
 
     /// Stores `bytes` in `coder`.
-    static func encode(_ bytes: [UInt8], with coder: NSCoder) {
+    package static func encode(_ bytes: [UInt8], with coder: NSCoder) {
         coder.encode(NSData(bytes: bytes, length: bytes.count), forKey: key)
     }
 
@@ -35,7 +44,7 @@ package enum SecureCodingBlob {
     }
 
     /// Parses the blob stored in `coder` as an object of `kind`; nil for anything malformed.
-    static func decode<Value>(
+    package static func decode<Value>(
         from coder: NSCoder,
         as kind: ArchiveEnvelope.Kind,
         _ read: (inout BinaryReader) throws(BinaryFormatError) -> Value

@@ -91,11 +91,22 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// Creates a container object for `device`: another container object of the same device
     /// when the device is already in use.
-    package init(identifier: String, service: any CloudService, device: ClientDevice) {
+    package init(identifier: String?, service: any CloudService, device: ClientDevice, convenienceSettings: ConvenienceSettings? = nil) {
         self.containerIdentifier = identifier
         self.service = service
         self.device = device
+        self.convenienceSettings = convenienceSettings
         super.init()
+    }
+
+    /// The configuration and group the convenience calls of this container's databases use,
+    /// when it was made by `configuredWith(configuration:group:body:)`.
+    package let convenienceSettings: ConvenienceSettings?
+
+    /// Another object for this container and device whose databases' convenience calls use
+    /// `settings`.
+    package func configured(_ settings: ConvenienceSettings) -> CKContainer {
+        CKContainer(identifier: containerIdentifier, service: service, device: device, convenienceSettings: settings)
     }
 
     /// The public database, shared by every user of the app: the same object as
@@ -114,7 +125,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
         databases.withLock { databases in
             if let existing = databases[databaseScope]?.database { return existing }
-            let created = CKDatabase(container: self, scope: databaseScope)
+            let created = CKDatabase(container: self, scope: databaseScope, convenienceSettings: convenienceSettings)
             databases[databaseScope] = WeakDatabase(database: created)
             return created
         }

@@ -52,13 +52,15 @@ extension CloudServer {
     /// `.restricted` and `.couldNotDetermine` make requests that need an account fail with
     /// `notAuthenticated`; `.temporarilyUnavailable` makes them fail with
     /// `accountTemporarilyUnavailable`; `.available` and `.noAccount` go back to what the
-    /// sign-in gives (use ``signIn(_:as:)`` and ``signOut(_:)`` to change the account).
+    /// sign-in gives (use ``signIn(_:as:)`` and ``signOut(_:)`` to change the account). A raw
+    /// value CloudKit does not define acts as `.couldNotDetermine`.
     public func setAccountStatus(_ status: CKAccountStatus, for container: CKContainer) {
         let override: WireAccountStatus? = switch status {
         case .available, .noAccount: nil
         case .restricted: .restricted
         case .couldNotDetermine: .couldNotDetermine
         case .temporarilyUnavailable: .temporarilyUnavailable
+        @unknown default: .couldNotDetermine
         }
         setAccountStatus(override, forDevice: container.deviceID)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)

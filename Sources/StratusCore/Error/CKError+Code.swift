@@ -46,6 +46,7 @@ extension CKErrorCode {
         case .assetNotAvailable: "Asset Not Available"
         case .accountTemporarilyUnavailable: "Account Temporarily Unavailable"
         case .participantAlreadyInvited: "Participant Already Invited"
+        @unknown default: "Error \(rawValue)"
         }
     }
 
@@ -89,6 +90,7 @@ extension CKErrorCode {
         case .assetNotAvailable: "The asset cannot be reached."
         case .accountTemporarilyUnavailable: "The account is not ready yet; wait for CKAccountChanged and retry."
         case .participantAlreadyInvited: "The invitee must accept the earlier invitation first."
+        @unknown default: "CloudKit error \(rawValue)."
         }
     }
 }

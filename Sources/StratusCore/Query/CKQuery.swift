@@ -70,6 +70,12 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
     /// Queries decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKQuery`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKQuery"] }
+
     /// Encodes the query as one versioned blob: type, predicate (or why it was refused) and
     /// sort keys.
     public func encode(with coder: NSCoder) {

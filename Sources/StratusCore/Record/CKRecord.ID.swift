@@ -63,6 +63,12 @@ public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked S
     /// Record IDs decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKRecordID`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKRecordID"] }
+
     /// Encodes the ID as one versioned blob.
     public func encode(with coder: NSCoder) {
         SecureCodingBlob.encode(ArchiveEnvelope.seal(.recordID) { wireValue.write(to: &$0) }, with: coder)

@@ -31,6 +31,9 @@ public final class CKReference: NSObject, NSSecureCoding, NSCopying, @unchecked 
     /// The delete rule.
     public let action: CKRecord.ReferenceAction
 
+    /// The delete rule: CloudKit's name for ``action``.
+    public var referenceAction: CKRecord.ReferenceAction { action }
+
     /// Creates a reference to the record with `recordID`.
     public init(recordID: CKRecord.ID, action: CKRecord.ReferenceAction) {
         self.recordID = recordID
@@ -64,6 +67,12 @@ public final class CKReference: NSObject, NSSecureCoding, NSCopying, @unchecked 
 
     /// References decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
+
+    /// CloudKit's name for the class, `CKReference`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKReference"] }
 
     /// Encodes the reference as one versioned blob.
     public func encode(with coder: NSCoder) {

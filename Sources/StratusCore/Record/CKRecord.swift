@@ -33,6 +33,12 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
     /// A field key, such as `title`.
     public typealias FieldKey = String
 
+    /// CloudKit's name for the class, `CKRecord`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKRecord"] }
+
     struct State: Sendable {
         /// The system fields and the current values.
         var snapshot: WireRecord

@@ -32,6 +32,12 @@ public final class CKQueryCursor: NSObject, NSCopying, NSSecureCoding, @unchecke
     /// Cursors decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKQueryCursor`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKQueryCursor"] }
+
     /// Encodes the cursor as one versioned blob.
     public func encode(with coder: NSCoder) {
         SecureCodingBlob.encodeOpaqueBytes(bytes, as: .queryCursor, with: coder)

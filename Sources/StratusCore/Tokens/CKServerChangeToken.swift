@@ -31,6 +31,12 @@ public final class CKServerChangeToken: NSObject, NSCopying, NSSecureCoding, @un
     /// Tokens decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKServerChangeToken`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKServerChangeToken"] }
+
     /// Encodes the token as one versioned blob.
     public func encode(with coder: NSCoder) {
         SecureCodingBlob.encodeOpaqueBytes(bytes, as: .serverChangeToken, with: coder)

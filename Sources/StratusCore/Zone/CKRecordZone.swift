@@ -69,6 +69,12 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
     /// Zones decode only what they encoded.
     public static var supportsSecureCoding: Bool { true }
 
+    /// CloudKit's name for the class, `CKRecordZone`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKRecordZone"] }
+
     /// Encodes the zone as one versioned blob.
     public func encode(with coder: NSCoder) {
         SecureCodingBlob.encode(ArchiveEnvelope.seal(.zone) { wireValue.write(to: &$0) }, with: coder)

@@ -5,6 +5,7 @@ extension CKContainer {
     /// Whether the device has a usable iCloud account. Costs no request.
     ///
     /// Ask again when `.CKAccountChanged` is posted.
+    @discardableResult
     public func accountStatus() async throws -> CKAccountStatus {
         // Costs no request, so no timeout or hold applies; the context is still the one the
         // request path makes.
@@ -13,6 +14,7 @@ extension CKContainer {
     }
 
     /// Passes the device's account status to `completionHandler`.
+    @preconcurrency
     public func accountStatus(completionHandler: @escaping @Sendable (CKAccountStatus, (any Error)?) -> Void) {
         Task {
             do {
@@ -28,6 +30,7 @@ extension CKContainer {
     ///
     /// - Throws: `notAuthenticated` without a usable account, `accountTemporarilyUnavailable`
     ///   while the account is not ready.
+    @discardableResult
     public func userRecordID() async throws -> CKRecord.ID {
         let response = try await privateCloudDatabase.requestPath(qualityOfService: .userInitiated).send { service, context async throws(WireError) in
             try await service.currentUser(context)
@@ -36,6 +39,7 @@ extension CKContainer {
     }
 
     /// Passes the user record ID, or the error, to `completionHandler`.
+    @preconcurrency
     public func fetchUserRecordID(completionHandler: @escaping @Sendable (CKRecord.ID?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.userRecordID() }
     }

@@ -2,7 +2,8 @@ import StratusCore
 
 extension CKDatabase {
     /// Runs `operation` the way every convenience method does: at `.userInitiated` quality of
-    /// service, on this database's queue, waiting for the result its final block hands over.
+    /// service (or with the configuration and group of `configuredWith`), on this database's
+    /// queue, waiting for the result its final block hands over.
     ///
     /// If the calling task is cancelled, the operation is cancelled too: before its request is
     /// sent, the call throws `operationCancelled`; once the request is on its way, the call
@@ -11,7 +12,7 @@ extension CKDatabase {
         _ operation: Operation,
         _ install: (Operation, _ resume: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
     ) async throws -> Value {
-        operation.configuration.qualityOfService = .userInitiated
+        applyConvenienceSettings(to: operation)
         let result: Result<Value, any Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let outcome = Locked<Result<Value, any Error>?>(nil)
@@ -25,6 +26,23 @@ extension CKDatabase {
             operation.cancel()
         }
         return try result.get()
+    }
+}
+
+extension CKDatabase {
+    /// Gives a convenience call's operation its configuration: the one `configuredWith` set,
+    /// if any, and its group; `.userInitiated` quality of service unless that configuration or
+    /// group sets another.
+    func applyConvenienceSettings(to operation: CKOperation) {
+        if let configuration = convenienceSettings?.configuration as? CKOperation.Configuration {
+            operation.configuration = configuration
+        }
+        if let group = convenienceSettings?.group as? CKOperationGroup {
+            operation.group = group
+        }
+        if !operation.resolvedConfiguration.explicit.contains(.qualityOfService) {
+            operation.configuration.qualityOfService = .userInitiated
+        }
     }
 }
 

@@ -69,8 +69,11 @@ extension CKOperation {
             set { set(\.allowsCellularAccess, newValue, .allowsCellularAccess) }
         }
 
-        /// Whether the operation survives the app's exit: false unless set. Stored; long-lived
-        /// operations are not in this release, so it has no effect yet.
+        /// Whether the operation is long-lived: false unless set. A long-lived operation is
+        /// listed by `CKContainer.allLongLivedOperationIDs()` from its start until it finishes,
+        /// and calls `longLivedOperationWasPersistedBlock` when it starts. Stratus keeps it for
+        /// the life of the process only; it does not survive the app's exit. Changing it after
+        /// the operation started has no effect.
         public var isLongLived: Bool {
             get { get(\.isLongLived) }
             set { set(\.isLongLived, newValue, .isLongLived) }

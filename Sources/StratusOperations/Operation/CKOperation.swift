@@ -74,8 +74,10 @@ public class CKOperation: Operation, @unchecked Sendable {
         set { storedGroup.value = newValue }
     }
 
-    /// Called once a long-lived operation is persisted. Long-lived operations are not in this
-    /// release; the block is kept until the operation finishes and is never called.
+    /// Called once, on the operation's queue before any other block, when an operation whose
+    /// `configuration.isLongLived` is set starts: from then on
+    /// `CKContainer.allLongLivedOperationIDs()` lists it until it finishes. Stratus keeps
+    /// long-lived operations for the life of the process only.
     public var longLivedOperationWasPersistedBlock: (() -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }
@@ -209,6 +211,13 @@ public class CKOperation: Operation, @unchecked Sendable {
             finish { self.reportCancellation() }
             return
         }
+        if resolvedConfiguration.isLongLived {
+            LongLivedOperations.register(self)
+            deliver {
+                let persisted: (() -> Void)? = self.blocks.get("longLivedOperationWasPersistedBlock")
+                persisted?()
+            }
+        }
         Task(priority: taskPriority) {
             await self.run()
         }
@@ -250,6 +259,7 @@ public class CKOperation: Operation, @unchecked Sendable {
         queue.async {
             box.value()
             self.blocks.releaseAll()
+            LongLivedOperations.remove(self)
             let afterFinishing = self.afterFinishing.exchange(nil)
             self.transition(to: .finished)
             // Run the hook from a block that does not hold the operation, so whoever it wakes

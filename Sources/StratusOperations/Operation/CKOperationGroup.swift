@@ -1,4 +1,6 @@
 import Foundation
+import StratusCore
+import StratusWire
 import Synchronization
 
 /// Operations that together do one thing a user asked for, sharing a default configuration.
@@ -8,7 +10,7 @@ import Synchronization
 /// CloudKit's default.
 ///
 /// CloudKit document: *CKOperationGroup*.
-public final class CKOperationGroup: NSObject, @unchecked Sendable {
+public final class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendable {
     /// How much data a group of operations moves.
     public enum TransferSize: Int, Hashable, Sendable {
         /// Unknown.
@@ -37,13 +39,27 @@ public final class CKOperationGroup: NSObject, @unchecked Sendable {
         var expectedReceiveSize = TransferSize.unknown
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    /// A unique identifier chosen by the system.
-    public let operationGroupID = UUID().uuidString
+    /// CloudKit's name for the class, `CKOperationGroup`: the class table of an archive whose root or
+    /// nested object this is lists it as the class's fallback (`$classhints`). Foundation on
+    /// Linux writes the module-qualified Swift name as `$classname` and offers no way to change
+    /// it (see ``SecureCodingBlob``).
+    public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKOperationGroup"] }
+
+    /// A unique identifier chosen by the system; an archived group keeps its own.
+    public let operationGroupID: String
 
     /// Creates an empty group.
-    public override init() {}
+    public override init() {
+        operationGroupID = UUID().uuidString
+        state = Mutex(State())
+    }
+
+    private init(operationGroupID: String, state: State) {
+        self.operationGroupID = operationGroupID
+        self.state = Mutex(state)
+    }
 
     /// The configuration the group's operations fall back on. Setting it stores a copy;
     /// setting nil restores a fresh `Configuration()`.
@@ -77,5 +93,90 @@ public final class CKOperationGroup: NSObject, @unchecked Sendable {
     public var expectedReceiveSize: TransferSize {
         get { state.withLock { $0.expectedReceiveSize } }
         set { state.withLock { $0.expectedReceiveSize = newValue } }
+    }
+}
+
+extension CKOperationGroup {
+    /// Groups decode only what they encoded.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Encodes the group as one versioned blob: its ID, name, quantity, transfer sizes, and
+    /// the properties its default configuration sets, except the container, which is not
+    /// archivable (a decoded group's operations use their own container).
+    public func encode(with coder: NSCoder) {
+        let state = state.withLock { $0 }
+        let blob = ArchiveEnvelope.seal(.operationGroup) { writer in
+            writer.write(operationGroupID)
+            writer.write(state.name)
+            writer.write(Int64(state.quantity))
+            writer.write(UInt8(state.expectedSendSize.rawValue))
+            writer.write(UInt8(state.expectedReceiveSize.rawValue))
+            state.defaultConfiguration.values.value.writeArchivable(to: &writer)
+        }
+        SecureCodingBlob.encode(blob, with: coder)
+    }
+
+    /// Decodes a group; nil for a missing, damaged or foreign archive.
+    public convenience init?(coder: NSCoder) {
+        guard let (id, state) = SecureCodingBlob.decode(from: coder, as: .operationGroup, Self.read) else { return nil }
+        self.init(operationGroupID: id, state: state)
+    }
+
+    private static func read(_ reader: inout BinaryReader) throws(BinaryFormatError) -> (String, State) {
+        let id = try reader.readString()
+        var state = State()
+        state.name = try reader.readOptionalString()
+        let quantity = try reader.readInt64()
+        guard let quantityValue = Int(exactly: quantity) else { throw BinaryFormatError("quantity \(quantity) does not fit an Int") }
+        state.quantity = quantityValue
+        guard let send = TransferSize(rawValue: Int(try reader.readByte())),
+              let receive = TransferSize(rawValue: Int(try reader.readByte())) else {
+            throw BinaryFormatError("unknown transfer size")
+        }
+        state.expectedSendSize = send
+        state.expectedReceiveSize = receive
+        state.defaultConfiguration = CKOperation.Configuration(values: try .readArchivable(from: &reader))
+        return (id, state)
+    }
+}
+
+extension CKOperation.Configuration.Values {
+    private static let archivedProperties: [CKOperation.Configuration.Property] = [
+        .qualityOfService, .allowsCellularAccess, .isLongLived, .timeoutIntervalForRequest, .timeoutIntervalForResource,
+    ]
+
+    /// Writes the archivable properties (all but the container) and which of them are set.
+    func writeArchivable(to writer: inout BinaryWriter) {
+        var mask: UInt8 = 0
+        for (bit, property) in Self.archivedProperties.enumerated() where explicit.contains(property) {
+            mask |= 1 << UInt8(bit)
+        }
+        writer.write(mask)
+        writer.write(Int64(qualityOfService.rawValue))
+        writer.write(allowsCellularAccess)
+        writer.write(isLongLived)
+        writer.write(timeoutIntervalForRequest)
+        writer.write(timeoutIntervalForResource ?? .nan)
+    }
+
+    /// Reads what ``writeArchivable(to:)`` wrote; throws for an unknown bit or quality of service.
+    static func readArchivable(from reader: inout BinaryReader) throws(BinaryFormatError) -> Self {
+        let mask = try reader.readByte()
+        guard mask >> UInt8(archivedProperties.count) == 0 else { throw BinaryFormatError("unknown configuration property in mask \(mask)") }
+        var values = Self()
+        let quality = try reader.readInt64()
+        guard let qualityValue = Int(exactly: quality), let qualityOfService = QualityOfService(rawValue: qualityValue) else {
+            throw BinaryFormatError("unknown quality of service \(quality)")
+        }
+        values.qualityOfService = qualityOfService
+        values.allowsCellularAccess = try reader.readBool()
+        values.isLongLived = try reader.readBool()
+        values.timeoutIntervalForRequest = try reader.readDouble()
+        let resource = try reader.readDouble()
+        values.timeoutIntervalForResource = resource.isNaN ? nil : resource
+        for (bit, property) in archivedProperties.enumerated() where mask & (1 << UInt8(bit)) != 0 {
+            values.explicit.insert(property)
+        }
+        return values
     }
 }

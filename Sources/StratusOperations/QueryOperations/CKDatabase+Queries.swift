@@ -39,6 +39,7 @@ extension CKDatabase {
     }
 
     /// Runs `query` and passes its first page to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withQuery query: CKQuery,
         inZoneWith zoneID: CKRecordZone.ID? = nil,
@@ -52,6 +53,7 @@ extension CKDatabase {
     }
 
     /// Passes the next page of a query from `queryCursor` to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withCursor queryCursor: CKQueryOperation.Cursor,
         desiredKeys: [CKRecord.FieldKey]? = nil,
@@ -65,15 +67,28 @@ extension CKDatabase {
 
     /// Runs `query` and returns the records of its first page.
     @available(*, deprecated, message: "Use records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    @discardableResult
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
-        try await records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
+        try await records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
+    }
+
+    /// Runs `query` and returns the records of its first page: the iOS 15 beta spelling that
+    /// CloudKit keeps, deprecated from the start.
+    ///
+    /// A call that names only a query and a zone picks this method over
+    /// ``records(matching:inZoneWith:desiredKeys:resultsLimit:)`` unless the result is read as
+    /// a `(matchResults, queryCursor)` pair, as it does on iOS.
+    @available(*, deprecated, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
+        try await records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
     }
 
     /// Runs `query` and passes the records of its first page to `completionHandler`.
     @available(*, deprecated, message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:)")
+    @preconcurrency
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?, completionHandler: @escaping @Sendable ([CKRecord]?, (any Error)?) -> Void) {
         complete(completionHandler) {
-            try await self.records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
+            try await self.records(matching: query, inZoneWith: zoneID, desiredKeys: nil).matchResults.compactMap { try? $0.1.get() }
         }
     }
 

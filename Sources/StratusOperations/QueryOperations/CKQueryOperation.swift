@@ -91,7 +91,7 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     /// The legacy per-record block; ignored when ``recordMatchedBlock`` is set.
-    @available(*, deprecated, renamed: "recordMatchedBlock")
+    @available(*, deprecated, message: "Use recordMatchedBlock instead")
     public var recordFetchedBlock: ((CKRecord) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }
@@ -106,7 +106,7 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     /// The legacy final block; ignored when ``queryResultBlock`` is set.
-    @available(*, deprecated, renamed: "queryResultBlock")
+    @available(*, deprecated, message: "Use queryResultBlock instead")
     public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }

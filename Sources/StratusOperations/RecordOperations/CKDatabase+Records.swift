@@ -11,6 +11,7 @@ extension CKDatabase {
     ///
     /// - Throws: `unknownItem` when the record does not exist, `zoneNotFound` when its zone
     ///   does not, or the request's error.
+    @discardableResult
     public func record(for recordID: CKRecord.ID) async throws -> CKRecord {
         let results = try await records(for: [recordID])
         guard let result = results[recordID] else { throw CKError(.internalError, message: "no result for record '\(recordID.recordName)'") }
@@ -18,6 +19,7 @@ extension CKDatabase {
     }
 
     /// Fetches one record and passes it, or the error, to `completionHandler`.
+    @preconcurrency
     public func fetch(withRecordID recordID: CKRecord.ID, completionHandler: @escaping @Sendable (CKRecord?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.record(for: recordID) }
     }
@@ -46,6 +48,7 @@ extension CKDatabase {
     }
 
     /// Fetches records by ID and passes the results to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withRecordIDs recordIDs: [CKRecord.ID],
         desiredKeys: [CKRecord.FieldKey]? = nil,
@@ -65,6 +68,7 @@ extension CKDatabase {
     /// - Throws: `serverRecordChanged` (with the server, client and ancestor records) when the
     ///   server has another version, `unknownItem` when the record was deleted on the server,
     ///   or the request's error.
+    @discardableResult
     public func save(_ record: CKRecord) async throws -> CKRecord {
         let (saveResults, _) = try await modify(saving: [record], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
         guard let result = saveResults[record.recordID] else { throw CKError(.internalError, message: "no result for record '\(record.recordID.recordName)'") }
@@ -72,6 +76,7 @@ extension CKDatabase {
     }
 
     /// Saves one record and passes the saved record, or the error, to `completionHandler`.
+    @preconcurrency
     public func save(_ record: CKRecord, completionHandler: @escaping @Sendable (CKRecord?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.save(record) }
     }
@@ -89,6 +94,7 @@ extension CKDatabase {
     }
 
     /// Deletes one record and passes its ID, or the error, to `completionHandler`.
+    @preconcurrency
     public func delete(withRecordID recordID: CKRecord.ID, completionHandler: @escaping @Sendable (CKRecord.ID?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.deleteRecord(withID: recordID) }
     }
@@ -115,6 +121,7 @@ extension CKDatabase {
     }
 
     /// Saves and deletes records in one request and passes the results to `completionHandler`.
+    @preconcurrency
     public func modifyRecords(
         saving recordsToSave: [CKRecord],
         deleting recordIDsToDelete: [CKRecord.ID],

@@ -66,7 +66,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
     }
 
     /// The legacy per-record block; ignored when ``perRecordResultBlock`` is set.
-    @available(*, deprecated, renamed: "perRecordResultBlock")
+    @available(*, deprecated, message: "Use perRecordResultBlock instead")
     public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }
@@ -83,7 +83,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
 
     /// The legacy final block, with the fetched records by ID; ignored when
     /// ``fetchRecordsResultBlock`` is set.
-    @available(*, deprecated, renamed: "fetchRecordsResultBlock")
+    @available(*, deprecated, message: "Use fetchRecordsResultBlock instead")
     public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }

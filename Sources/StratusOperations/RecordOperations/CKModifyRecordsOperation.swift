@@ -102,7 +102,7 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     /// The legacy per-record block, with the record you passed; ignored when
     /// ``perRecordSaveBlock`` is set.
-    @available(*, deprecated, renamed: "perRecordSaveBlock")
+    @available(*, deprecated, message: "Use perRecordSaveBlock instead")
     public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }
@@ -119,7 +119,7 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     /// The legacy final block, with the saved records and deleted IDs; ignored when
     /// ``modifyRecordsResultBlock`` is set.
-    @available(*, deprecated, renamed: "modifyRecordsResultBlock")
+    @available(*, deprecated, message: "Use modifyRecordsResultBlock instead")
     public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }

@@ -10,6 +10,7 @@ extension CKDatabase {
     ///
     /// - Throws: `badDatabase` outside a private database, `invalidArguments` for the default
     ///   zone or a bad name, or the request's error.
+    @discardableResult
     public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
         let (saveResults, _) = try await modifyRecordZones(saving: [zone], deleting: [])
         guard let result = saveResults[zone.zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zone.zoneID.zoneName)'") }
@@ -17,6 +18,7 @@ extension CKDatabase {
     }
 
     /// Creates a zone and passes it, or the error, to `completionHandler`.
+    @preconcurrency
     public func save(_ zone: CKRecordZone, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.save(zone) }
     }
@@ -24,6 +26,7 @@ extension CKDatabase {
     /// Fetches one zone.
     ///
     /// - Throws: `zoneNotFound` when it does not exist, or the request's error.
+    @discardableResult
     public func recordZone(for zoneID: CKRecordZone.ID) async throws -> CKRecordZone {
         let results = try await recordZones(for: [zoneID])
         guard let result = results[zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zoneID.zoneName)'") }
@@ -31,11 +34,13 @@ extension CKDatabase {
     }
 
     /// Fetches one zone and passes it, or the error, to `completionHandler`.
+    @preconcurrency
     public func fetch(withRecordZoneID zoneID: CKRecordZone.ID, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.recordZone(for: zoneID) }
     }
 
     /// Fetches every zone of the database, the default zone first.
+    @discardableResult
     public func allRecordZones() async throws -> [CKRecordZone] {
         try await perform(CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()) { operation, resume in
             var zones: [CKRecordZone] = []
@@ -49,6 +54,7 @@ extension CKDatabase {
     }
 
     /// Fetches every zone and passes them, or the error, to `completionHandler`.
+    @preconcurrency
     public func fetchAllRecordZones(completionHandler: @escaping @Sendable ([CKRecordZone]?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.allRecordZones() }
     }
@@ -67,6 +73,7 @@ extension CKDatabase {
     }
 
     /// Deletes a zone and passes its ID, or the error, to `completionHandler`.
+    @preconcurrency
     public func delete(withRecordZoneID zoneID: CKRecordZone.ID, completionHandler: @escaping @Sendable (CKRecordZone.ID?, (any Error)?) -> Void) {
         complete(completionHandler) { try await self.deleteRecordZone(withID: zoneID) }
     }
@@ -89,6 +96,7 @@ extension CKDatabase {
     }
 
     /// Fetches zones by ID and passes the results to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
         completionHandler: @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void
@@ -120,6 +128,7 @@ extension CKDatabase {
     }
 
     /// Creates and deletes zones in one request and passes the results to `completionHandler`.
+    @preconcurrency
     public func modifyRecordZones(
         saving recordZonesToSave: [CKRecordZone],
         deleting recordZoneIDsToDelete: [CKRecordZone.ID],

@@ -53,7 +53,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
 
     /// The legacy final block, with the zones by ID; ignored when
     /// ``fetchRecordZonesResultBlock`` is set.
-    @available(*, deprecated, renamed: "fetchRecordZonesResultBlock")
+    @available(*, deprecated, message: "Use fetchRecordZonesResultBlock instead")
     public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }

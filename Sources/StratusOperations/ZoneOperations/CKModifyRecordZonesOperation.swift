@@ -62,7 +62,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
 
     /// The legacy final block, with the saved zones and deleted IDs; ignored when
     /// ``modifyRecordZonesResultBlock`` is set.
-    @available(*, deprecated, renamed: "modifyRecordZonesResultBlock")
+    @available(*, deprecated, message: "Use modifyRecordZonesResultBlock instead")
     public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
         get { blocks.get() }
         set { blocks.set(newValue) }

@@ -27,6 +27,7 @@ package enum ArchiveEnvelope {
         case serverChangeToken = 8
         case queryCursor = 9
         case query = 10
+        case operationGroup = 11
         // People take numbers of their own, apart from the record family's.
         case userIdentityLookupInfo = 30
         case userIdentity = 31

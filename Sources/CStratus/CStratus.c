@@ -1,0 +1,2 @@
+// CStratus declares types only; SwiftPM needs one source file to build the target.
+#include "CStratus.h"
