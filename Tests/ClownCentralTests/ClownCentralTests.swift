@@ -47,3 +47,16 @@ final class PhotoBrowsingTests: XCTestCase {
         XCTAssertTrue(report.moreAfterSecondPage)
     }
 }
+
+/// The demo's notes story, checked.
+final class NotesSyncTests: XCTestCase {
+    func testTheLaptopCachesEditsFromSystemFieldsAndCatchesUp() async throws {
+        let server = CloudServer(clock: ManualClock())
+        let report = try await NotesSync.run(on: server)
+        XCTAssertEqual(report.firstFetch, ["props": "red noses, big shoes", "acts": "juggling, then the tiny car"])
+        XCTAssertEqual(report.editedKeys, ["text"], "a record decoded from system fields sends only the key set")
+        XCTAssertEqual(report.afterEdit, ["text": "red noses, big shoes, a seltzer bottle", "author": "John"])
+        XCTAssertEqual(report.cacheAfterCatchUp, ["props": "red noses, big shoes, a seltzer bottle"])
+        XCTAssertEqual(report.catchUpRequests, 1)
+    }
+}
