@@ -7,5 +7,6 @@ if let size = ProcessInfo.processInfo.environment[QueryBenchmarks.childVariable]
 } else {
     print("stratus-bench (release build expected; times are the fastest of 5 runs)")
     RecordBenchmarks.run()
+    try await SyncBenchmarks.run()
     try await QueryBenchmarks.run()
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Stratus
+
+/// Delta sync: every change of a zone of 100,000 records fetched from a nil token, batch by
+/// batch, next to a plain read of the same records by ID in batches of the same size.
+enum SyncBenchmarks {
+    static let count = 100_000
+    static let batchSize = 400
+
+    static func run() async throws {
+        let server = CloudServer(clock: ManualClock())
+        let database = server.container(identifier: "iCloud.com.example.bench", account: "sync").privateCloudDatabase
+        let zoneID = CKRecordZone.ID(zoneName: "Notes")
+        _ = try await database.save(CKRecordZone(zoneID: zoneID))
+        var ids: [CKRecord.ID] = []
+        var batch: [CKRecord] = []
+        for index in 0..<count {
+            let note = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "note-\(index)", zoneID: zoneID))
+            note["title"] = "Note \(index)"
+            note["body"] = "Clowns, balloons and a tiny car, take \(index)"
+            note["order"] = index
+            note["edited"] = Date(timeIntervalSince1970: Double(index))
+            note["pinned"] = index % 7 == 0
+            ids.append(note.recordID)
+            batch.append(note)
+            if batch.count == batchSize {
+                _ = try await database.modifyRecords(saving: batch, deleting: [], atomically: false)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { _ = try await database.modifyRecords(saving: batch, deleting: [], atomically: false) }
+
+        let sync = try await fastest(of: 3) {
+            var token: CKServerChangeToken?
+            var fetched = 0
+            var moreComing = true
+            while moreComing {
+                let changes = try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: batchSize)
+                fetched += changes.modificationResultsByID.count
+                token = changes.changeToken
+                moreComing = changes.moreComing
+            }
+            guard fetched == count else { throw Miscount(what: "the delta sync", fetched: fetched) }
+        }
+        let read = try await fastest(of: 3) {
+            var fetched = 0
+            for start in stride(from: 0, to: ids.count, by: batchSize) {
+                fetched += try await database.records(for: Array(ids[start..<min(start + batchSize, ids.count)])).count
+            }
+            guard fetched == count else { throw Miscount(what: "the plain read", fetched: fetched) }
+        }
+        report("delta sync of \(count) records from a nil token (batches of \(batchSize)), against reading them by ID", stratus: sync, baseline: read)
+    }
+
+    /// A scenario that did not fetch every record: its time would mean nothing.
+    struct Miscount: Error, CustomStringConvertible {
+        var what: String
+        var fetched: Int
+        var description: String { "\(what) fetched \(fetched) records, not \(SyncBenchmarks.count)" }
+    }
+
+    /// The fastest of `repetitions` runs of an asynchronous `body`, in seconds.
+    private static func fastest(of repetitions: Int, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        var best = Duration.seconds(1_000_000)
+        for _ in 0..<repetitions {
+            let start = clock.now
+            try await body()
+            best = min(best, clock.now - start)
+        }
+        let parts = best.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
