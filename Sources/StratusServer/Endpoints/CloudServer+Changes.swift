@@ -46,8 +46,7 @@ extension CloudServer {
         if request.sinceToken != nil, position < zone.changeLog.historyFloor {
             throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")
         }
-        let pending = zone.changeLog.changes(after: position)
-        let page = pending.prefix(limit)
+        let (page, moreComing) = zone.changeLog.changes(after: position, limit: limit)
         var changed: [WireRecord] = []
         var deleted: [WireRecordDeletion] = []
         for change in page {
@@ -68,7 +67,7 @@ extension CloudServer {
             changed: changed,
             deleted: deleted,
             token: token.sealed(with: sealingKey),
-            moreComing: pending.count > page.count,
+            moreComing: moreComing,
             clientChangeTokenData: zone.changeLog.clientChangeTokenData
         )
     }

@@ -51,7 +51,7 @@ extension CloudServer {
     @_spi(Testing)
     public func loggedChanges(ofZone zoneID: WireZoneID, in scope: WireDatabaseScope = .private, containerIdentifier: String, account: String, after sequence: UInt64 = 0) -> [LoggedChange] {
         withZone(zoneID, scope, containerIdentifier, account) { zone in
-            zone.changeLog.changes(after: sequence).map {
+            zone.changeLog.changes(after: sequence).changes.map {
                 LoggedChange(recordName: $0.recordName.string, recordType: $0.recordType, isDeletion: $0.isDeletion, sequence: $0.sequence)
             }
         } ?? []

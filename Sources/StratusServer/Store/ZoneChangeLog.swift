@@ -94,15 +94,22 @@ struct ZoneChangeLog: Sendable {
         }
     }
 
-    /// The latest change of each record changed after `sequence`, in sequence order.
-    func changes(after sequence: UInt64) -> [Change] {
+    /// The latest change of each record changed after `sequence`, in sequence order, at most
+    /// `limit` of them, and whether more follow. Reads only the entries it returns (and the
+    /// superseded ones between them), so fetching a long history batch by batch stays linear.
+    func changes(after sequence: UInt64, limit: Int = .max) -> (changes: [Change], moreComing: Bool) {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
         }
-        return entries[low...].filter { latest[$0.recordName] == $0.sequence }
+        var found: [Change] = []
+        for entry in entries[low...] where latest[entry.recordName] == entry.sequence {
+            if found.count == limit { return (found, true) }
+            found.append(entry)
+        }
+        return (found, false)
     }
 
     /// The latest change of the record named `name`, if it ever changed.
