@@ -61,6 +61,31 @@ final class APIGapSnippetsTests: XCTestCase {
         }
         XCTAssertEqual(scope, "private")
 
+        func describe(_ action: CKRecord.ReferenceAction, _ policy: CKModifyRecordsOperation.RecordSavePolicy, _ size: CKOperationGroup.TransferSize) -> String {
+            let actionName: String
+            switch action {
+            case .none: actionName = "none"
+            case .deleteSelf: actionName = "deleteSelf"
+            @unknown default: actionName = "unknown"
+            }
+            let policyName: String
+            switch policy {
+            case .ifServerRecordUnchanged: policyName = "ifServerRecordUnchanged"
+            case .changedKeys: policyName = "changedKeys"
+            case .allKeys: policyName = "allKeys"
+            @unknown default: policyName = "unknown"
+            }
+            let sizeName: String
+            switch size {
+            case .unknown, .kilobytes: sizeName = "small"
+            case .megabytes, .tensOfMegabytes, .hundredsOfMegabytes: sizeName = "medium"
+            case .gigabytes, .tensOfGigabytes, .hundredsOfGigabytes: sizeName = "large"
+            @unknown default: sizeName = "unknown"
+            }
+            return "\(actionName) \(policyName) \(sizeName)"
+        }
+        XCTAssertEqual(describe(.deleteSelf, .changedKeys, .megabytes), "deleteSelf changedKeys medium")
+
         do {
             try await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: "missing"))
             XCTFail("no such record")

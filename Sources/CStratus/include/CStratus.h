@@ -1,6 +1,7 @@
 // The enumerations CloudKit declares in Objective-C and Swift imports as non-frozen enums.
 //
-// CloudKit's `CKError.Code`, `CKAccountStatus` and `CKDatabase.Scope` come from Objective-C
+// CloudKit's `CKError.Code`, `CKAccountStatus`, `CKDatabase.Scope`, `CKRecord.ReferenceAction`,
+// `CKRecordSavePolicy` and `CKOperationGroup.TransferSize` come from Objective-C
 // `NS_ENUM`s, which Swift imports as open (non-frozen) enums: a `switch` over one needs
 // `@unknown default`, and `@unknown default` never draws a "default will never be executed"
 // warning. A Swift enum of a module built without library evolution is always frozen, so
@@ -120,5 +121,46 @@ typedef enum CSTRATUS_OPEN_ENUM CKDatabaseScope : long {
     /// The databases of other users' shares the user joined; empty in this release.
     CKDatabaseScopeShared = 3,
 } CKDatabaseScope;
+
+/// What happens to a record when the record its reference points at is deleted; Swift code
+/// spells it `CKRecord.ReferenceAction`. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKReferenceAction : unsigned long {
+    /// Nothing: the reference dangles.
+    CKReferenceActionNone = 0,
+    /// The record holding the reference is deleted with its target, transitively.
+    CKReferenceActionDeleteSelf = 1,
+} CKReferenceAction;
+
+/// How a save treats the server's copy of a record; Swift code usually spells it
+/// `CKModifyRecordsOperation.RecordSavePolicy`. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKRecordSavePolicy : long {
+    /// Save only if the server's change tag is the one the record carries (the default).
+    CKRecordSaveIfServerRecordUnchanged = 0,
+    /// Overwrite the changed keys, whatever the server has.
+    CKRecordSaveChangedKeys = 1,
+    /// Overwrite every key the record has, whatever the server has.
+    CKRecordSaveAllKeys = 2,
+} CKRecordSavePolicy;
+
+/// How much data an operation group expects to transfer; Swift code spells it
+/// `CKOperationGroup.TransferSize`. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKOperationGroupTransferSize : long {
+    /// Unknown.
+    CKOperationGroupTransferSizeUnknown = 0,
+    /// Less than 1 MB.
+    CKOperationGroupTransferSizeKilobytes = 1,
+    /// 1 to 10 MB.
+    CKOperationGroupTransferSizeMegabytes = 2,
+    /// 10 to 100 MB.
+    CKOperationGroupTransferSizeTensOfMegabytes = 3,
+    /// 100 MB to 1 GB.
+    CKOperationGroupTransferSizeHundredsOfMegabytes = 4,
+    /// 1 to 10 GB.
+    CKOperationGroupTransferSizeGigabytes = 5,
+    /// 10 to 100 GB.
+    CKOperationGroupTransferSizeTensOfGigabytes = 6,
+    /// 100 GB to 1 TB.
+    CKOperationGroupTransferSizeHundredsOfGigabytes = 7,
+} CKOperationGroupTransferSize;
 
 #endif

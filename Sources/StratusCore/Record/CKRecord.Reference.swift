@@ -2,13 +2,10 @@ import Foundation
 import StratusWire
 
 extension CKRecord {
-    /// What happens to a record when the record its reference points at is deleted.
-    public enum ReferenceAction: UInt, Hashable, Sendable {
-        /// Nothing: the reference dangles.
-        case none = 0
-        /// The record holding the reference is deleted with its target, transitively.
-        case deleteSelf = 1
-    }
+    /// What happens to a record when the record its reference points at is deleted: `.none`
+    /// or `.deleteSelf`. Declared in C as `CKReferenceAction`, so that Swift imports it as it
+    /// imports CloudKit's: a non-frozen enum, whose `switch`es end with `@unknown default`.
+    public typealias ReferenceAction = CKReferenceAction
 
     /// A link from one record to another in the same zone. See ``CKReference``.
     public typealias Reference = CKReference

@@ -11,19 +11,18 @@ import StratusWire
 ///
 /// Under every policy a key set to nil deletes the field, and fields that only the server has
 /// are kept.
-public enum CKRecordSavePolicy: Int, Hashable, Sendable {
-    /// Save only if the server's change tag is the one the record carries (the default).
-    case ifServerRecordUnchanged = 0
-    /// Overwrite the changed keys, whatever the server has.
-    case changedKeys = 1
-    /// Overwrite every key the record has, whatever the server has.
-    case allKeys = 2
-
+///
+/// Declared in C, so that Swift imports it as it imports CloudKit's: a non-frozen enum, whose
+/// `switch`es end with `@unknown default`.
+extension CKRecordSavePolicy {
+    /// The policy on the wire; a value CloudKit does not define counts as the default,
+    /// `.ifServerRecordUnchanged`.
     package var wireValue: WireSavePolicy {
         switch self {
         case .ifServerRecordUnchanged: .ifServerRecordUnchanged
         case .changedKeys: .changedKeys
         case .allKeys: .allKeys
+        @unknown default: .ifServerRecordUnchanged
         }
     }
 }

@@ -11,25 +11,10 @@ import Synchronization
 ///
 /// CloudKit document: *CKOperationGroup*.
 public final class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendable {
-    /// How much data a group of operations moves.
-    public enum TransferSize: Int, Hashable, Sendable {
-        /// Unknown.
-        case unknown = 0
-        /// Less than 1 MB.
-        case kilobytes = 1
-        /// 1 to 10 MB.
-        case megabytes = 2
-        /// 10 to 100 MB.
-        case tensOfMegabytes = 3
-        /// 100 MB to 1 GB.
-        case hundredsOfMegabytes = 4
-        /// 1 to 10 GB.
-        case gigabytes = 5
-        /// 10 to 100 GB.
-        case tensOfGigabytes = 6
-        /// More than 100 GB.
-        case hundredsOfGigabytes = 7
-    }
+    /// How much data a group of operations moves. Declared in C as
+    /// `CKOperationGroupTransferSize`, so that Swift imports it as it imports CloudKit's: a
+    /// non-frozen enum, whose `switch`es end with `@unknown default`.
+    public typealias TransferSize = CKOperationGroupTransferSize
 
     private struct State {
         var defaultConfiguration = CKOperation.Configuration()
@@ -129,8 +114,11 @@ extension CKOperationGroup {
         let quantity = try reader.readInt64()
         guard let quantityValue = Int(exactly: quantity) else { throw BinaryFormatError("quantity \(quantity) does not fit an Int") }
         state.quantity = quantityValue
-        guard let send = TransferSize(rawValue: Int(try reader.readByte())),
-              let receive = TransferSize(rawValue: Int(try reader.readByte())) else {
+        // The enum is open, so any raw value makes one: accept only the sizes CloudKit defines.
+        let defined = TransferSize.unknown.rawValue...TransferSize.hundredsOfGigabytes.rawValue
+        let (sendRaw, receiveRaw) = (Int(try reader.readByte()), Int(try reader.readByte()))
+        guard defined.contains(sendRaw), defined.contains(receiveRaw),
+              let send = TransferSize(rawValue: sendRaw), let receive = TransferSize(rawValue: receiveRaw) else {
             throw BinaryFormatError("unknown transfer size")
         }
         state.expectedSendSize = send
