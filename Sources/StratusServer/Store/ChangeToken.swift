@@ -39,15 +39,13 @@ struct ChangeToken: Hashable {
             writer.write(incarnation)
         }
         writer.write(position)
-        return writer.bytes + HMAC.sha256(key: key, message: writer.bytes)
+        return Sealing.seal(writer.bytes, key: key)
     }
 
     /// Opens a token sealed with `key`; throws `invalidArguments` for anything else.
     static func open(_ bytes: [UInt8], key: [UInt8]) throws(WireError) -> ChangeToken {
         let refused = WireError(.invalidArguments, "the change token is not one this server issued, or it was altered")
-        guard bytes.count > 32 else { throw refused }
-        let body = Array(bytes.dropLast(32))
-        guard Array(bytes.suffix(32)) == HMAC.sha256(key: key, message: body) else { throw refused }
+        guard let body = Sealing.open(bytes, key: key) else { throw refused }
         var reader = BinaryReader(body)
         do throws(BinaryFormatError) {
             guard try reader.readByte() == version else { throw BinaryFormatError("version") }
