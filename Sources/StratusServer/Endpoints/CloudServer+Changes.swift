@@ -15,9 +15,7 @@ extension CloudServer {
     /// from that batch's token.
     public func recordChanges(_ request: WireRecordChangesRequest) async throws(WireError) -> WireRecordChangesResponse {
         let scope = try await begin(request.context, .recordChanges)
-        guard scope.databaseScope != .public else {
-            throw WireError(.badDatabase, "the public database has no change history to fetch")
-        }
+        try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
         let zoneID = scope.normalized(request.zoneID)
@@ -27,14 +25,10 @@ extension CloudServer {
         guard zone.zone.capabilities.contains(.fetchChanges) else {
             throw WireError(.invalidArguments, "zone '\(request.zoneID.zoneName)' does not support fetching changes (the default zone never does)")
         }
-        var position: UInt64 = 0
+        let since = try openToken(request.sinceToken, scope: scope, zoneID: zoneID)
+        let position = since?.position ?? 0
         var incarnation: UInt64?
-        if let bytes = request.sinceToken {
-            let token = try ChangeToken.open(bytes, key: sealingKey)
-            try token.check(container: scope.container.identifier, database: scope.databaseScope, user: scope.userRecordName, zoneID: zoneID)
-            if case .zone(_, let tokenIncarnation) = token.subject { incarnation = tokenIncarnation }
-            position = token.position
-        }
+        if case .zone(_, let tokenIncarnation)? = since?.subject { incarnation = tokenIncarnation }
         let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
 
         zone.acquire()
@@ -79,16 +73,9 @@ extension CloudServer {
     /// no change history to fetch.
     public func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse {
         let scope = try await begin(request.context, .databaseChanges)
-        guard scope.databaseScope != .public else {
-            throw WireError(.badDatabase, "the public database has no database changes to fetch")
-        }
+        try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
-        var position: UInt64 = 0
-        if let bytes = request.sinceToken {
-            let token = try ChangeToken.open(bytes, key: sealingKey)
-            try token.check(container: scope.container.identifier, database: scope.databaseScope, user: scope.userRecordName, zoneID: nil)
-            position = token.position
-        }
+        let position = try openToken(request.sinceToken, scope: scope, zoneID: nil)?.position ?? 0
         let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
         let log = database.changeLog
         let pending = log.zones
@@ -112,5 +99,22 @@ extension CloudServer {
             position: page.last?.value.sequence ?? max(position, log.lastSequence)
         )
         return WireDatabaseChangesResponse(changedZoneIDs: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: pending.count > page.count)
+    }
+
+    /// Change fetches exist only in the private and shared databases.
+    private func refusePublicDatabase(_ scope: RequestScope) throws(WireError) {
+        guard scope.databaseScope != .public else {
+            throw WireError(.badDatabase, "the public database has no change history to fetch")
+        }
+    }
+
+    /// The token a change fetch starts from, checked against the caller and the history it
+    /// asks for (a zone's, or the database's when `zoneID` is nil); nil for a fetch from the
+    /// beginning.
+    private func openToken(_ bytes: [UInt8]?, scope: RequestScope, zoneID: WireZoneID?) throws(WireError) -> ChangeToken? {
+        guard let bytes else { return nil }
+        let token = try ChangeToken.open(bytes, key: sealingKey)
+        try token.check(container: scope.container.identifier, database: scope.databaseScope, user: scope.userRecordName, zoneID: zoneID)
+        return token
     }
 }

@@ -86,7 +86,14 @@ extension CloudServer {
         if let error = WireValidation.checkRequestSize(saves: request.saves, deletes: request.deletes) { throw error }
         let user = try scope.requireAccount().userRecordName
 
-        let checks = WireModifyChecks(saves: request.saves, deletes: request.deletes, isAtomic: request.isAtomic)
+        // Checked with the zones as the server names them, so the same record spelled with the
+        // caller's user record name as owner and with `__defaultOwner__` is one record.
+        var normalizedSaves = request.saves
+        for index in normalizedSaves.indices {
+            normalizedSaves[index].record.recordID.zoneID = scope.normalized(normalizedSaves[index].record.recordID.zoneID)
+        }
+        let normalizedDeletes = request.deletes.map { WireRecordID(recordName: $0.recordName, zoneID: scope.normalized($0.zoneID)) }
+        let checks = WireModifyChecks(saves: normalizedSaves, deletes: normalizedDeletes, isAtomic: request.isAtomic)
         var saveResults: [Result<WireRecord, WireError>?] = checks.saveErrors.map { $0.map { .failure($0) } }
         var deleteResults: [Result<Void, WireError>?] = checks.deleteErrors.map { $0.map { .failure($0) } }
 
@@ -142,7 +149,8 @@ extension CloudServer {
                 scope: scope, database: database, user: user, policy: request.savePolicy,
                 namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) })
             )
-            if let data = request.clientChangeTokenData, zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
+            if let data = request.clientChangeTokenData, database.scope != .public,
+               zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
                 answerRepeat(of: zoneBatch, request, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
                 continue
             }
@@ -220,7 +228,9 @@ extension CloudServer {
 extension CloudServer {
     /// Answers the items of a zone whose modify repeats the device's last applied one there
     /// (the same `clientChangeTokenData`): nothing is applied again; a save gets the record as
-    /// the server has it (`unknownItem` when it is gone since), a delete succeeds.
+    /// the server has it (`unknownItem` when it is gone since), a delete succeeds. Only in the
+    /// private and shared databases, where zones have change histories that echo the bytes;
+    /// in the public one, security roles decide who reads what, so every request is applied.
     fileprivate func answerRepeat(
         of batch: ZoneBatch,
         _ request: WireRecordsModifyRequest,

@@ -26,10 +26,11 @@ extension CloudServer {
     /// server before run under the old account; requests made for the old session that
     /// arrive now fail with `notAuthenticated`.
     ///
-    /// - Returns: The new session, which the device's requests carry from now on.
+    /// - Returns: The new session, which the device's requests carry from now on; nil for a
+    ///   device the server does not know (or no longer knows), which stays unknown.
     package func setAccount(_ account: String?, forDevice deviceID: String) -> String? {
         registry.withLock { registry in
-            let container = registry.devices[deviceID]?.containerIdentifier ?? ""
+            guard let container = registry.devices[deviceID]?.containerIdentifier else { return nil }
             let device = Device(containerIdentifier: container, account: account)
             registry.devices[deviceID] = device
             return device.sessionToken
@@ -42,11 +43,6 @@ extension CloudServer {
     /// state the sign-in gives.
     package func setAccountStatus(_ status: WireAccountStatus?, forDevice deviceID: String) {
         registry.withLock { $0.devices[deviceID]?.statusOverride = status }
-    }
-
-    /// The account the device is signed in to, if any.
-    package func account(ofDevice deviceID: String) -> String? {
-        registry.withLock { $0.devices[deviceID]?.account }
     }
 
     /// The user record name of `account` in a container: `_` and 32 hexadecimal digits, the

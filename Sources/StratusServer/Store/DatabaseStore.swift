@@ -62,13 +62,21 @@ final class DatabaseStore: Sendable {
     ///
     /// - Returns: The storage bytes the zone's records took, or nil when there was no zone.
     func removeZone(_ zoneID: WireZoneID, reason: WireZoneDeletionReason = .deleted, assets: AssetStore) -> Int? {
-        guard let store = zones.withLock({ zones -> ZoneStore? in
-            guard let removed = zones.removeValue(forKey: zoneID) else { return nil }
+        guard let store = zone(zoneID) else { return nil }
+        // Hold the zone while it is taken out, so a request already writing to it commits
+        // before the deletion is logged, and none starts after it without seeing it deleted.
+        store.acquire()
+        let removed = zones.withLock { zones -> Bool in
+            guard zones[zoneID] === store else { return false }
+            zones[zoneID] = nil
             changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), deletion: reason) }
             if reason != .deleted { lostZones.withLock { $0[zoneID] = reason } }
-            return removed
-        }) else { return nil }
-        store.acquire()
+            return true
+        }
+        guard removed else {
+            store.release()
+            return nil
+        }
         store.markDeleted()
         let records = Array(store.records.values)
         store.release()

@@ -84,7 +84,8 @@ struct ZoneChangeLog: Sendable {
     /// Drops the oldest tombstones until `limit` are left.
     private mutating func dropTombstones(downTo limit: Int) {
         var excess = tombstoneCount - limit
-        for entry in entries where excess > 0 && entry.isDeletion && latest[entry.recordName] == entry.sequence {
+        for entry in entries where entry.isDeletion && latest[entry.recordName] == entry.sequence {
+            guard excess > 0 else { break }
             latest[entry.recordName] = nil
             deletedSequences.remove(entry.sequence)
             historyFloor = max(historyFloor, entry.sequence)
