@@ -40,7 +40,7 @@ public enum PhotoUpload {
         }
         narrate("\(count) photos saved as one CKModifyRecordsOperation: \(report.batchRequests) request.")
 
-        // Foundation on Linux does not keep a queue alive while it runs operations: hold both.
+        // Two queues of our own, held until both fetches are done.
         let queues = (OperationQueue(), OperationQueue())
         report.chainedFetches = await withCheckedContinuation { continuation in
             let order = Order()

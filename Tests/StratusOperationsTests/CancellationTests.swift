@@ -36,7 +36,7 @@ final class CancellationTests: OperationTestCase {
         operation.addDependency(gate)
         database.add(operation)
         operation.cancel()
-        // Foundation on Linux does not keep a queue alive while it runs an operation: hold it.
+        // A queue of its own, held until the gate is done.
         let gateQueue = OperationQueue()
         gateQueue.addOperation(gate)
         wait(for: [done], timeout: 10)

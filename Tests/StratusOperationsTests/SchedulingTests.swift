@@ -214,7 +214,7 @@ final class SchedulingTests: OperationTestCase {
         let fetched = Mutex(false)
         operation.perRecordResultBlock = { _, result in fetched.withLock { $0 = (try? result.get()) != nil } }
         operation.fetchRecordsResultBlock = { _ in done.fulfill() }
-        let queue = OperationQueue()   // held: Foundation on Linux does not keep a running queue alive
+        let queue = OperationQueue()
         queue.addOperation(operation)
         await fulfillment(of: [done], timeout: 10)
         withExtendedLifetime(queue) {}
