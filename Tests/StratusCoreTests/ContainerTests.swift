@@ -47,6 +47,15 @@ final class ContainerTests: XCTestCase {
         func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
             throw WireError(.networkUnavailable, "offline")
         }
+        func listSubscriptions(_ context: WireRequestContext) async throws(WireError) -> WireSubscriptionsListResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func lookupSubscriptions(_ request: WireSubscriptionsLookupRequest) async throws(WireError) -> WireSubscriptionsLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func modifySubscriptions(_ request: WireSubscriptionsModifyRequest) async throws(WireError) -> WireSubscriptionsModifyResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
     }
 
     func testDatabaseWithScopeReturnsTheSameObjectAsTheProperty() {

@@ -18,6 +18,8 @@ final class BlockReleaseTests: OperationTestCase {
             await assertBlocksReleased(CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneName: "z")], recordZoneIDsToDelete: [CKRecordZone.ID(zoneName: "never")]), modifyRecordZonesBlocks, cancelled: cancelled)
             await assertBlocksReleased(CKFetchRecordZoneChangesOperation(recordZoneIDs: [CKRecordZone.ID(zoneName: "z"), CKRecordZone.ID(zoneName: "never")]), recordZoneChangesBlocks, cancelled: cancelled)
             await assertBlocksReleased(CKFetchDatabaseChangesOperation(previousServerChangeToken: nil), databaseChangesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKFetchSubscriptionsOperation(subscriptionIDs: ["never"]), fetchSubscriptionsBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKModifySubscriptionsOperation(subscriptionsToSave: [CKDatabaseSubscription(subscriptionID: "all")], subscriptionIDsToDelete: ["never"]), modifySubscriptionsBlocks, cancelled: cancelled)
         }
     }
 
@@ -74,6 +76,23 @@ final class BlockReleaseTests: OperationTestCase {
             BlockProperty("perRecordZoneResultBlock", { $0.perRecordZoneResultBlock = { [canary = $1] _, _ in _ = canary } }, { $0.perRecordZoneResultBlock != nil }),
             BlockProperty("fetchRecordZonesResultBlock", { $0.fetchRecordZonesResultBlock = { [canary = $1] _ in _ = canary } }, { $0.fetchRecordZonesResultBlock != nil }),
             BlockProperty("fetchRecordZonesCompletionBlock", { ($0 as any LegacyFetchRecordZonesBlocks).fetchRecordZonesCompletionBlock = { [canary = $1] _, _ in _ = canary } }, { ($0 as any LegacyFetchRecordZonesBlocks).fetchRecordZonesCompletionBlock != nil }),
+        ]
+    }
+
+    private var fetchSubscriptionsBlocks: [BlockProperty<CKFetchSubscriptionsOperation>] {
+        operationBlocks() + [
+            BlockProperty("perSubscriptionResultBlock", { $0.perSubscriptionResultBlock = { [canary = $1] _, _ in _ = canary } }, { $0.perSubscriptionResultBlock != nil }),
+            BlockProperty("fetchSubscriptionsResultBlock", { $0.fetchSubscriptionsResultBlock = { [canary = $1] _ in _ = canary } }, { $0.fetchSubscriptionsResultBlock != nil }),
+            BlockProperty("fetchSubscriptionCompletionBlock", { ($0 as any LegacyFetchSubscriptionsBlocks).fetchSubscriptionCompletionBlock = { [canary = $1] _, _ in _ = canary } }, { ($0 as any LegacyFetchSubscriptionsBlocks).fetchSubscriptionCompletionBlock != nil }),
+        ]
+    }
+
+    private var modifySubscriptionsBlocks: [BlockProperty<CKModifySubscriptionsOperation>] {
+        operationBlocks() + [
+            BlockProperty("perSubscriptionSaveBlock", { $0.perSubscriptionSaveBlock = { [canary = $1] _, _ in _ = canary } }, { $0.perSubscriptionSaveBlock != nil }),
+            BlockProperty("perSubscriptionDeleteBlock", { $0.perSubscriptionDeleteBlock = { [canary = $1] _, _ in _ = canary } }, { $0.perSubscriptionDeleteBlock != nil }),
+            BlockProperty("modifySubscriptionsResultBlock", { $0.modifySubscriptionsResultBlock = { [canary = $1] _ in _ = canary } }, { $0.modifySubscriptionsResultBlock != nil }),
+            BlockProperty("modifySubscriptionsCompletionBlock", { ($0 as any LegacyModifySubscriptionsBlocks).modifySubscriptionsCompletionBlock = { [canary = $1] _, _, _ in _ = canary } }, { ($0 as any LegacyModifySubscriptionsBlocks).modifySubscriptionsCompletionBlock != nil }),
         ]
     }
 

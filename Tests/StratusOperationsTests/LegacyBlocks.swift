@@ -60,3 +60,15 @@ protocol LegacyDatabaseChangesBlocks: AnyObject {
 }
 
 extension CKFetchDatabaseChangesOperation: LegacyDatabaseChangesBlocks {}
+
+protocol LegacyFetchSubscriptionsBlocks: AnyObject {
+    var fetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)? { get set }
+}
+
+extension CKFetchSubscriptionsOperation: LegacyFetchSubscriptionsBlocks {}
+
+protocol LegacyModifySubscriptionsBlocks: AnyObject {
+    var modifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)? { get set }
+}
+
+extension CKModifySubscriptionsOperation: LegacyModifySubscriptionsBlocks {}

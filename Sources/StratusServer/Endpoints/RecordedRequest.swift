@@ -30,6 +30,12 @@ public struct RecordedRequest: Hashable, Sendable {
         case applicationPermissionStatus = "users/permissions"
         /// A request for an application permission (no CloudKit Web Services counterpart).
         case requestApplicationPermission = "users/permissions/request"
+        /// `subscriptions/list`.
+        case listSubscriptions = "subscriptions/list"
+        /// `subscriptions/lookup`.
+        case lookupSubscriptions = "subscriptions/lookup"
+        /// `subscriptions/modify`.
+        case modifySubscriptions = "subscriptions/modify"
     }
 
     /// The endpoint called.

@@ -15,6 +15,8 @@ final class DatabaseStore: Sendable {
     private let changes = Mutex(DatabaseChangeLog())
     /// Zones the user purged or lost to an encrypted-data reset, until they are created again.
     private let lostZones = Mutex<[WireZoneID: WireZoneDeletionReason]>([:])
+    /// The database's subscriptions, per owner.
+    let subscriptions = SubscriptionStore()
 
     /// Creates a database. Public and private databases start with their default zone; the
     /// shared database starts empty.

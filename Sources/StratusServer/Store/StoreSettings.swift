@@ -1,9 +1,17 @@
 import Synchronization
 
 /// The settings of a server's store that every database reads when it changes: how much
-/// change history a zone keeps.
+/// change history a zone keeps, and which notification infos a subscription may have.
 final class StoreSettings: Sendable {
     private let tombstones: Atomic<Int>
+    private let silentPushesWithUIKeys = Atomic(false)
+
+    /// Whether a subscription's notification info may ask for a silent push
+    /// (`shouldSendContentAvailable`) and set UI keys too.
+    var allowsSilentPushesWithUIKeys: Bool {
+        get { silentPushesWithUIKeys.load(ordering: .relaxed) }
+        set { silentPushesWithUIKeys.store(newValue, ordering: .relaxed) }
+    }
 
     init(tombstoneLimit: Int) {
         tombstones = Atomic(tombstoneLimit)

@@ -31,6 +31,9 @@ package enum ArchiveEnvelope {
         // People take numbers of their own, apart from the record family's.
         case userIdentityLookupInfo = 30
         case userIdentity = 31
+        // Subscriptions take numbers of their own too.
+        case subscription = 40
+        case notificationInfo = 41
     }
 
     /// Frames `payload` as a blob of `kind`.

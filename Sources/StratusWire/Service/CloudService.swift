@@ -5,8 +5,7 @@
 /// handed to a service is copied, and every record handed back is new, so the client can never
 /// change the server's data through an object it holds.
 ///
-/// Stratus's embedded server, `CloudServer`, implements this protocol in-process. Later parts add
-/// subscriptions.
+/// Stratus's embedded server, `CloudServer`, implements this protocol in-process.
 ///
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
 ///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
@@ -78,4 +77,23 @@ public protocol CloudService: Sendable {
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
     func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus
+
+    /// `subscriptions/list`: every subscription the requesting user has in the database.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
+    func listSubscriptions(_ context: WireRequestContext) async throws(WireError) -> WireSubscriptionsListResponse
+
+    /// `subscriptions/lookup`: fetches the requesting user's subscriptions by ID; an unknown
+    /// ID is an ``CKErrorCode/unknownItem`` item error.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
+    func lookupSubscriptions(_ request: WireSubscriptionsLookupRequest) async throws(WireError) -> WireSubscriptionsLookupResponse
+
+    /// `subscriptions/modify`: saves (creating or replacing) and deletes subscriptions, each
+    /// item on its own.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest``
+    ///   items.
+    func modifySubscriptions(_ request: WireSubscriptionsModifyRequest) async throws(WireError) -> WireSubscriptionsModifyResponse
 }

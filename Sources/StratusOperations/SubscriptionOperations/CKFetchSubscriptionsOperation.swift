@@ -1,0 +1,124 @@
+import StratusCore
+import StratusWire
+
+/// Fetches subscriptions by ID, or every subscription the user has in the database, in one
+/// request.
+///
+/// An unknown ID is an `unknownItem` error for that item; the final block then reports a
+/// `partialFailure` whose per-item errors are keyed by the subscription ID strings.
+///
+/// CloudKit document: *CKFetchSubscriptionsOperation*.
+public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedSubscriptionIDs = Locked<[CKSubscription.ID]?>(nil)
+    private let fetchesAllSubscriptions = Locked(false)
+
+    /// The subscriptions to fetch; nil for an operation made by
+    /// ``fetchAllSubscriptionsOperation()``.
+    public var subscriptionIDs: [CKSubscription.ID]? {
+        get { storedSubscriptionIDs.value }
+        set { storedSubscriptionIDs.value = newValue }
+    }
+
+    /// Creates an operation with no subscriptions to fetch yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches `subscriptionIDs`.
+    public convenience init(subscriptionIDs: [CKSubscription.ID]) {
+        self.init()
+        self.subscriptionIDs = subscriptionIDs
+    }
+
+    /// An operation that fetches every subscription the user has in the database.
+    public class func fetchAllSubscriptionsOperation() -> Self {
+        let operation = Self()
+        operation.fetchesAllSubscriptions.value = true
+        return operation
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per subscription with the subscription or why it could not be fetched.
+    public var perSubscriptionResultBlock: ((_ subscriptionID: CKSubscription.ID, _ subscriptionResult: Result<CKSubscription, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: success, the request's error, or a `partialFailure` repeating the
+    /// per-subscription failures, keyed by subscription ID.
+    public var fetchSubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block, with the subscriptions by ID; ignored when
+    /// ``fetchSubscriptionsResultBlock`` is set. After a partial failure it gets the
+    /// subscriptions that were fetched and a `partialFailure` keyed by subscription ID strings.
+    @available(*, deprecated, message: "Use fetchSubscriptionsResultBlock instead")
+    public var fetchSubscriptionCompletionBlock: ((_ subscriptionsBySubscriptionID: [CKSubscription.ID: CKSubscription]?, _ operationError: (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        if fetchesAllSubscriptions.value {
+            let response = await send(to: runDatabase) { service, context async throws(WireError) in
+                try await service.listSubscriptions(context)
+            }
+            switch response {
+            case .success(let response):
+                report(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }, failure: nil)
+            case .failure(let error):
+                report([], failure: error)
+            }
+            return
+        }
+        let subscriptionIDs = subscriptionIDs ?? []
+        guard !subscriptionIDs.isEmpty else {
+            report([], failure: nil)
+            return
+        }
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs))
+        }
+        switch response {
+        case .success(let response):
+            report(zip(subscriptionIDs, response.results).map { subscriptionID, answer in
+                (subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
+            }, failure: nil)
+        case .failure(let error):
+            report(subscriptionIDs.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportCancellation() {
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        deliverResults((subscriptionIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
+        finish { self.deliverResults(results, failure: failure) }
+    }
+
+    private func deliverResults(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
+        if let perSubscription = perSubscriptionResultBlock {
+            for (subscriptionID, result) in results { perSubscription(subscriptionID, result) }
+        }
+        let error = failure ?? CKError.partialFailure(of: results)
+        if let final = fetchSubscriptionsResultBlock {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks.get("fetchSubscriptionCompletionBlock") {
+            let subscriptions = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+            legacyFinal(failure == nil ? subscriptions : nil, error)
+        }
+    }
+}

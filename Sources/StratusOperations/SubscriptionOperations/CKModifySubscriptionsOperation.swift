@@ -1,0 +1,158 @@
+import StratusCore
+import StratusWire
+
+/// Saves and deletes subscriptions in one request.
+///
+/// Each item succeeds or fails on its own. Saving a subscription whose ID exists replaces it;
+/// deleting an unknown ID is an `unknownItem` error for that item. A subscription whose
+/// predicate CloudKit does not accept fails with `invalidArguments` before anything is sent
+/// and the others are still sent; the server refuses a subscription without notification info,
+/// a query subscription that fires on nothing, and kinds the database does not allow.
+///
+/// CloudKit document: *CKModifySubscriptionsOperation*.
+public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedSubscriptionsToSave = Locked<[CKSubscription]?>(nil)
+    private let storedSubscriptionIDsToDelete = Locked<[CKSubscription.ID]?>(nil)
+
+    /// The subscriptions to save.
+    public var subscriptionsToSave: [CKSubscription]? {
+        get { storedSubscriptionsToSave.value }
+        set { storedSubscriptionsToSave.value = newValue }
+    }
+
+    /// The IDs of the subscriptions to delete.
+    public var subscriptionIDsToDelete: [CKSubscription.ID]? {
+        get { storedSubscriptionIDsToDelete.value }
+        set { storedSubscriptionIDsToDelete.value = newValue }
+    }
+
+    /// Creates an operation with nothing to save or delete yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that saves `subscriptionsToSave` and deletes `subscriptionIDsToDelete`.
+    public convenience init(subscriptionsToSave: [CKSubscription]? = nil, subscriptionIDsToDelete: [CKSubscription.ID]? = nil) {
+        self.init()
+        self.subscriptionsToSave = subscriptionsToSave
+        self.subscriptionIDsToDelete = subscriptionIDsToDelete
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per subscription to save, with the subscription as the server keeps it, or
+    /// why not.
+    public var perSubscriptionSaveBlock: ((_ subscriptionID: CKSubscription.ID, _ saveResult: Result<CKSubscription, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// Called once per subscription to delete.
+    public var perSubscriptionDeleteBlock: ((_ subscriptionID: CKSubscription.ID, _ deleteResult: Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: success, the request's error, or a `partialFailure` repeating the
+    /// per-item failures, keyed by subscription ID.
+    public var modifySubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block, with the saved subscriptions and deleted IDs; ignored when
+    /// ``modifySubscriptionsResultBlock`` is set.
+    @available(*, deprecated, message: "Use modifySubscriptionsResultBlock instead")
+    public var modifySubscriptionsCompletionBlock: ((_ savedSubscriptions: [CKSubscription]?, _ deletedSubscriptionIDs: [CKSubscription.ID]?, _ operationError: (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let subscriptions = subscriptionsToSave ?? []
+        let deletes = subscriptionIDsToDelete ?? []
+        guard !subscriptions.isEmpty || !deletes.isEmpty else {
+            report([], [], failure: nil)
+            return
+        }
+        // Refused on the client: a predicate outside CloudKit's subset. The rest are sent.
+        let prepared = subscriptions.map { $0.wireValue() }
+        let wireSaves = prepared.compactMap { try? $0.get() }
+        guard !wireSaves.isEmpty || !deletes.isEmpty else {
+            report(zip(subscriptions, prepared).map { subscription, value in
+                (subscription.subscriptionID, .failure(Self.clientError(value)))
+            }, [], failure: nil)
+            return
+        }
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.modifySubscriptions(WireSubscriptionsModifyRequest(context: context, saves: wireSaves, deletes: deletes))
+        }
+        switch response {
+        case .success(let response):
+            var answers = response.saveResults.makeIterator()
+            let saves = zip(subscriptions, prepared).map { subscription, value -> (CKSubscription.ID, Result<CKSubscription, any Error>) in
+                guard case .success = value else { return (subscription.subscriptionID, .failure(Self.clientError(value))) }
+                guard let answer = answers.next() else {
+                    return (subscription.subscriptionID, .failure(CKError(.internalError, message: "the server gave no result for subscription '\(subscription.subscriptionID)'")))
+                }
+                return (subscription.subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
+            }
+            report(saves, zip(deletes, response.deleteResults).map { subscriptionID, answer in
+                (subscriptionID, answer.result.mapError { CKError($0) as any Error })
+            }, failure: nil)
+        case .failure(let error):
+            report(subscriptions.map { ($0.subscriptionID, .failure(error)) }, deletes.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    private static func clientError(_ value: Result<WireSubscription, CKError>) -> any Error {
+        if case .failure(let error) = value { return error }
+        return CKError(.internalError, message: "no client error")
+    }
+
+    override func reportCancellation() {
+        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+        deliverResults(
+            (subscriptionsToSave ?? []).map { ($0.subscriptionID, .failure(error)) },
+            (subscriptionIDsToDelete ?? []).map { ($0, .failure(error)) },
+            failure: error
+        )
+    }
+
+    // MARK: - Result mapping
+
+    private func report(
+        _ saves: [(CKSubscription.ID, Result<CKSubscription, any Error>)],
+        _ deletes: [(CKSubscription.ID, Result<Void, any Error>)],
+        failure: CKError?
+    ) {
+        finish { self.deliverResults(saves, deletes, failure: failure) }
+    }
+
+    private func deliverResults(
+        _ saves: [(CKSubscription.ID, Result<CKSubscription, any Error>)],
+        _ deletes: [(CKSubscription.ID, Result<Void, any Error>)],
+        failure: CKError?
+    ) {
+        if let perSave = perSubscriptionSaveBlock {
+            for (subscriptionID, result) in saves { perSave(subscriptionID, result) }
+        }
+        if let perDelete = perSubscriptionDeleteBlock {
+            for (subscriptionID, result) in deletes { perDelete(subscriptionID, result) }
+        }
+        let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
+        if let final = modifySubscriptionsResultBlock {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal: ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void = blocks.get("modifySubscriptionsCompletionBlock") {
+            let saved = saves.compactMap { try? $0.1.get() }
+            let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
+            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import StratusWire
+import Synchronization
+
+/// The subscriptions of one database, kept per owner: a subscription belongs to the user who
+/// saved it. A private or shared database has one owner; the public database keeps each
+/// user's subscriptions apart, so one user never sees, replaces or deletes another's.
+final class SubscriptionStore: Sendable {
+    private let byOwner = Mutex<[String: [String: WireSubscription]]>([:])
+
+    /// The owner's subscriptions, by the bytes of their IDs.
+    func all(owner: String) -> [WireSubscription] {
+        byOwner.withLock { Array(($0[owner] ?? [:]).values) }
+            .sorted { $0.subscriptionID.utf8.lexicographicallyPrecedes($1.subscriptionID.utf8) }
+    }
+
+    /// The owner's subscription with `subscriptionID`, if any.
+    func subscription(_ subscriptionID: String, owner: String) -> WireSubscription? {
+        byOwner.withLock { $0[owner]?[subscriptionID] }
+    }
+
+    /// Stores `subscription`, replacing the owner's subscription with its ID if there is one.
+    func save(_ subscription: WireSubscription, owner: String) {
+        byOwner.withLock { $0[owner, default: [:]][subscription.subscriptionID] = subscription }
+    }
+
+    /// Removes the owner's subscription with `subscriptionID`; false when there was none.
+    func remove(_ subscriptionID: String, owner: String) -> Bool {
+        byOwner.withLock { $0[owner]?.removeValue(forKey: subscriptionID) != nil }
+    }
+}
