@@ -5,7 +5,9 @@ import Synchronization
 /// saved it. A private or shared database has one owner; the public database keeps each
 /// user's subscriptions apart, so one user never sees, replaces or deletes another's.
 final class SubscriptionStore: Sendable {
-    private let byOwner = Mutex<[String: [String: WireSubscription]]>([:])
+    /// Subscriptions by owner, then by the bytes of their IDs (IDs that are canonically
+    /// equivalent but byte-different are two subscriptions, as names are).
+    private let byOwner = Mutex<[String: [WireName: WireSubscription]]>([:])
 
     /// The owner's subscriptions, by the bytes of their IDs.
     func all(owner: String) -> [WireSubscription] {
@@ -15,16 +17,16 @@ final class SubscriptionStore: Sendable {
 
     /// The owner's subscription with `subscriptionID`, if any.
     func subscription(_ subscriptionID: String, owner: String) -> WireSubscription? {
-        byOwner.withLock { $0[owner]?[subscriptionID] }
+        byOwner.withLock { $0[owner]?[WireName(subscriptionID)] }
     }
 
     /// Stores `subscription`, replacing the owner's subscription with its ID if there is one.
     func save(_ subscription: WireSubscription, owner: String) {
-        byOwner.withLock { $0[owner, default: [:]][subscription.subscriptionID] = subscription }
+        byOwner.withLock { $0[owner, default: [:]][WireName(subscription.subscriptionID)] = subscription }
     }
 
     /// Removes the owner's subscription with `subscriptionID`; false when there was none.
     func remove(_ subscriptionID: String, owner: String) -> Bool {
-        byOwner.withLock { $0[owner]?.removeValue(forKey: subscriptionID) != nil }
+        byOwner.withLock { $0[owner]?.removeValue(forKey: WireName(subscriptionID)) != nil }
     }
 }
