@@ -45,10 +45,10 @@ extension CloudServer {
         let scope = try await begin(request.context, .modifySubscriptions)
         let (database, owner) = try subscriptionOwner(scope)
         try Self.checkItemCount(request.saves.count + request.deletes.count)
-        var seen: [String: Int] = [:]
-        for subscriptionID in request.saves.map(\.subscriptionID) + request.deletes { seen[subscriptionID, default: 0] += 1 }
+        var seen: [WireName: Int] = [:]
+        for subscriptionID in request.saves.map(\.subscriptionID) + request.deletes { seen[WireName(subscriptionID), default: 0] += 1 }
         let duplicate = { (subscriptionID: String) -> WireError? in
-            (seen[subscriptionID] ?? 0) > 1
+            (seen[WireName(subscriptionID)] ?? 0) > 1
                 ? WireError(.invalidArguments, "subscription '\(subscriptionID)' appears more than once in the request")
                 : nil
         }
