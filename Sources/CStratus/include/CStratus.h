@@ -163,4 +163,29 @@ typedef enum CSTRATUS_OPEN_ENUM CKOperationGroupTransferSize : long {
     CKOperationGroupTransferSizeHundredsOfGigabytes = 7,
 } CKOperationGroupTransferSize;
 
+/// What kind of change a `CKNotification` reports; Swift code spells it
+/// `CKNotification.NotificationType`. Like CloudKit's, the enum is not frozen: a `switch` over it
+/// ends with `@unknown default`.
+typedef enum CSTRATUS_OPEN_ENUM CKNotificationType : long {
+    /// From a `CKQuerySubscription`: a `CKQueryNotification`.
+    CKNotificationTypeQuery = 1,
+    /// From a `CKRecordZoneSubscription`: a `CKRecordZoneNotification`.
+    CKNotificationTypeRecordZone = 2,
+    /// A notification the app marked read earlier, as the notification collection returns it.
+    CKNotificationTypeReadNotification = 3,
+    /// From a `CKDatabaseSubscription`: a `CKDatabaseNotification`.
+    CKNotificationTypeDatabase = 4,
+} CKNotificationType;
+
+/// Which change made a query subscription fire; Swift code spells it
+/// `CKQueryNotification.Reason`. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKQueryNotificationReason : long {
+    /// A record that matches the predicate was created.
+    CKQueryNotificationReasonRecordCreated = 1,
+    /// A record that matches the predicate after the change was updated.
+    CKQueryNotificationReasonRecordUpdated = 2,
+    /// A record that matched the predicate was deleted.
+    CKQueryNotificationReasonRecordDeleted = 3,
+} CKQueryNotificationReason;
+
 #endif

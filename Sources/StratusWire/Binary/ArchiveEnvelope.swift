@@ -34,6 +34,8 @@ package enum ArchiveEnvelope {
         // Subscriptions take numbers of their own too.
         case subscription = 40
         case notificationInfo = 41
+        // Notifications follow subscriptions.
+        case notificationID = 42
     }
 
     /// Frames `payload` as a blob of `kind`.
