@@ -302,6 +302,7 @@ final class NotificationTests: XCTestCase {
             1, -1, Int64.max, 2.5, Double.nan, "x", "", true, NSNull(), Data([0xFF]), Date(),
             [1, 2], ["a": ["b": ["c": [1, "2", 3.0]]]], String(repeating: "🌩", count: 5_000), NSNumber(value: 1e300),
             [String: Any](), [Any](), ["date": "soon"], ["rid": 1, "zid": 2, "zoid": 3, "act": 4],
+            Self.deeplyNested(2_000), NSDictionary(dictionary: ["dbs": 2]), NSArray(array: ["a", 1]),
         ]
         let keys = ["ck", "aps", "qry", "fet", "met", "nid", "cid", "ckuserid", "p", "sid", "dbs", "fo", "rid", "zid", "zoid", "af", "alert", "badge", "sound", "content-available", "body", "loc-args"]
         let seeds = WireNotification.Kind.allCases.map { CKNotification.remoteNotificationDictionary(for: full($0)) }
@@ -320,6 +321,21 @@ final class NotificationTests: XCTestCase {
             }
         }
         XCTAssertLessThan(parsed, 300 * stressScale)
+    }
+
+    /// Arrays and dictionaries nested `depth` levels deep.
+    private static func deeplyNested(_ depth: Int) -> Any {
+        var value: Any = "bottom"
+        for level in 0..<depth { value = level.isMultiple(of: 2) ? [value] as [Any] : ["k": value] as [String: Any] }
+        return value
+    }
+
+    func testFoundationDictionariesParseLikeSwiftOnes() throws {
+        for kind in WireNotification.Kind.allCases {
+            let dictionary = CKNotification.remoteNotificationDictionary(for: full(kind))
+            let bridged = try XCTUnwrap(NSDictionary(dictionary: dictionary) as? [AnyHashable: Any])
+            XCTAssertEqual(roundTrip(bridged)?.notificationID, full(kind).notificationID, "\(kind)")
+        }
     }
 
     /// `dictionary` with `key` set to `value` at the top or inside one of its nested dictionaries.

@@ -13,6 +13,10 @@
 /// subscription's `desiredKeys`, and ``collapseID`` the value of its `collapseIDKey` field.
 /// ``init(kind:notificationID:subscriptionID:databaseScope:info:)`` copies the fields that carry
 /// over unchanged.
+///
+/// Equality is memberwise: record and zone IDs compare their names byte for byte (see
+/// ``WireName``), the other strings with Swift's `==`. Key notifications by the bytes of their
+/// ``notificationID`` where exact identity matters.
 public struct WireNotification: Hashable, Sendable {
     /// What a notification reports; the raw values are CloudKit's `CKNotificationType`.
     public enum Kind: Int, Hashable, Sendable, CaseIterable {
