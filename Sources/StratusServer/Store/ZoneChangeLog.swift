@@ -29,13 +29,29 @@ struct ZoneChangeLog: Sendable {
     /// The opaque bytes of the last modify request on this zone that carried
     /// `clientChangeTokenData`, echoed by change fetches.
     private(set) var clientChangeTokenData: Data?
-    /// The `clientChangeTokenData` of each device's last applied modify on this zone.
+    /// The `clientChangeTokenData` of each device's last applied modify on this zone. Once
+    /// twice ``rememberedDevices`` devices have written, all but the ``rememberedDevices`` that
+    /// first wrote most recently are forgotten.
     private var clientChangeTokenDataByDevice: [String: Data] = [:]
+    private var deviceOrder: [String] = []
+
+    /// How many devices' last `clientChangeTokenData` a zone remembers; a repeat from a device
+    /// forgotten since is applied again.
+    static let rememberedDevices = 1_024
 
     /// Keeps `data` as the zone's latest `clientChangeTokenData`, sent by `deviceID`.
     mutating func keepClientChangeTokenData(_ data: Data, from deviceID: String) {
         clientChangeTokenData = data
-        clientChangeTokenDataByDevice[deviceID] = data
+        if clientChangeTokenDataByDevice.updateValue(data, forKey: deviceID) == nil {
+            deviceOrder.append(deviceID)
+        }
+        if deviceOrder.count > 2 * Self.rememberedDevices {
+            // Forget the devices that first wrote longest ago, in one batch.
+            let kept = clientChangeTokenDataByDevice
+            clientChangeTokenDataByDevice = [:]
+            deviceOrder = Array(deviceOrder.suffix(Self.rememberedDevices))
+            for device in deviceOrder { clientChangeTokenDataByDevice[device] = kept[device] }
+        }
     }
 
     /// Whether `data` is what `deviceID`'s last applied modify on this zone carried: a
