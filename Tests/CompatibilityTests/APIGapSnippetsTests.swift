@@ -86,6 +86,16 @@ final class APIGapSnippetsTests: XCTestCase {
         }
         XCTAssertEqual(describe(.deleteSelf, .changedKeys, .megabytes), "deleteSelf changedKeys medium")
 
+        func advice(_ reason: CKDatabase.DatabaseChange.Deletion.Reason) -> String {
+            switch reason {
+            case .deleted: return "delete the local copy"
+            case .purged: return "delete it and do not upload it again"
+            case .encryptedDataReset: return "create the zone again and upload"
+            @unknown default: return "delete the local copy"
+            }
+        }
+        XCTAssertEqual(advice(.purged), "delete it and do not upload it again")
+
         do {
             try await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: "missing"))
             XCTFail("no such record")

@@ -188,4 +188,16 @@ typedef enum CSTRATUS_OPEN_ENUM CKQueryNotificationReason : long {
     CKQueryNotificationReasonRecordDeleted = 3,
 } CKQueryNotificationReason;
 
+/// Why a zone went away, as database changes report it; Swift code spells it
+/// `CKDatabase.DatabaseChange.Deletion.Reason`. Like CloudKit's (a resilient Swift enum), it is
+/// not frozen: a `switch` over it ends with `@unknown default`.
+typedef enum CSTRATUS_OPEN_ENUM CKDatabaseChangeDeletionReason : long {
+    /// The app deleted the zone.
+    CKDatabaseChangeDeletionReasonDeleted = 0,
+    /// The user deleted the app's data in iCloud settings: do not upload it again.
+    CKDatabaseChangeDeletionReasonPurged = 1,
+    /// The user reset their encrypted data: create the zone again and upload.
+    CKDatabaseChangeDeletionReasonEncryptedDataReset = 2,
+} CKDatabaseChangeDeletionReason;
+
 #endif

@@ -33,15 +33,10 @@ extension CKDatabase {
 
         /// A zone deleted since the token, and why.
         public struct Deletion: Hashable, Sendable {
-            /// Why a zone was deleted.
-            public enum Reason: Hashable, Sendable {
-                /// The app deleted it.
-                case deleted
-                /// The user deleted the app's data in iCloud settings: do not upload it again.
-                case purged
-                /// The user reset their encrypted data: create the zone again and upload.
-                case encryptedDataReset
-            }
+            /// Why a zone was deleted: `.deleted`, `.purged` or `.encryptedDataReset`. Declared
+            /// in C as `CKDatabaseChangeDeletionReason`, so that, like CloudKit's, it is not
+            /// frozen and `switch`es over it end with `@unknown default`.
+            public typealias Reason = CKDatabaseChangeDeletionReason
 
             /// The zone.
             public let zoneID: CKRecordZone.ID
