@@ -526,19 +526,8 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(CKNotificationID.classFallbacksForKeyedArchiver(), ["CKNotificationID"])
     }
 
-    private func blob(of id: CKNotificationID) throws -> Data {
-        let coder = NSKeyedArchiver(requiringSecureCoding: true)
-        id.encode(with: coder)
-        coder.finishEncoding()
-        let decoder = try NSKeyedUnarchiver(forReadingFrom: coder.encodedData)
-        return try XCTUnwrap(decoder.decodeObject(of: NSData.self, forKey: "StratusArchive")) as Data
-    }
-
     private func decodeID(fromBlob blob: Data) throws -> CKNotificationID? {
-        let coder = NSKeyedArchiver(requiringSecureCoding: true)
-        coder.encode(NSData(data: blob), forKey: "StratusArchive")
-        coder.finishEncoding()
-        let decoder = try NSKeyedUnarchiver(forReadingFrom: coder.encodedData)
+        let decoder = try NSKeyedUnarchiver(forReadingFrom: archive(withBlob: blob))
         decoder.requiresSecureCoding = true
         decoder.decodingFailurePolicy = .setErrorAndReturn
         return CKNotificationID(coder: decoder)

@@ -34,21 +34,6 @@ final class SubscriptionArchiveTests: XCTestCase {
         return [("query", query), ("refused predicate", refused), ("zone", zone), ("database", database)]
     }
 
-    private func blob(of object: NSObject & NSSecureCoding) throws -> Data {
-        let coder = NSKeyedArchiver(requiringSecureCoding: true)
-        object.encode(with: coder)
-        coder.finishEncoding()
-        let decoder = try NSKeyedUnarchiver(forReadingFrom: coder.encodedData)
-        return try XCTUnwrap(decoder.decodeObject(of: NSData.self, forKey: "StratusArchive")) as Data
-    }
-
-    private func archive(withBlob blob: Data) -> Data {
-        let coder = NSKeyedArchiver(requiringSecureCoding: true)
-        coder.encode(NSData(data: blob), forKey: "StratusArchive")
-        coder.finishEncoding()
-        return coder.encodedData
-    }
-
     private func decoders(_ data: Data) throws -> [String: NSObject] {
         func decoded(_ make: (NSCoder) -> NSObject?) throws -> NSObject? {
             let decoder = try NSKeyedUnarchiver(forReadingFrom: data)
