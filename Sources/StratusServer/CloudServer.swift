@@ -85,6 +85,9 @@ public final class CloudServer: CloudService, Sendable {
     let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])
     let assets = AssetStore()
     private let tagCounter = Atomic<UInt64>(0)
+    let notificationSerial = Atomic<UInt64>(0)
+    /// Who receives pushes, what waits for delivery, and the push log.
+    let pushes = Mutex(PushRouter())
     private let pageSize = Mutex(100)
 
     /// The key that seals this server's cursors: derived from the server's seed and its

@@ -56,6 +56,16 @@ final class ContainerTests: XCTestCase {
         func modifySubscriptions(_ request: WireSubscriptionsModifyRequest) async throws(WireError) -> WireSubscriptionsModifyResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func notificationChanges(_ request: WireNotificationChangesRequest) async throws(WireError) -> WireNotificationChangesResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func markNotificationsRead(_ request: WireMarkNotificationsReadRequest) async throws(WireError) -> WireMarkNotificationsReadResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func modifyBadge(_ request: WireModifyBadgeRequest) async throws(WireError) {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?) {}
     }
 
     func testDatabaseWithScopeReturnsTheSameObjectAsTheProperty() {

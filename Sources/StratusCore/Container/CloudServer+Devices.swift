@@ -65,4 +65,16 @@ extension CloudServer {
         setAccountStatus(override, forDevice: container.deviceID)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)
     }
+
+    /// Takes the device offline or back online. Offline, its requests fail with
+    /// `networkUnavailable` and never reach the server, and the pushes sent to it wait as
+    /// APNs keeps them: only the last; back online, that one is delivered.
+    public func setOffline(_ offline: Bool, for container: CKContainer) {
+        setOffline(offline, forDevice: container.deviceID)
+    }
+
+    /// The pushes the server sent to the device, oldest first, from ``pushLog``.
+    public func pushLog(for container: CKContainer) -> [PushRecord] {
+        pushLog.filter { $0.deviceID == container.deviceID }
+    }
 }

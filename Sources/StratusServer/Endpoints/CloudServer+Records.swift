@@ -210,9 +210,12 @@ extension CloudServer {
             for zoneID in zoneOrder.reversed() { batches[zoneID]?.transaction.rollBack() }
             throw WireError(.quotaExceeded, "saving would use \(delta) more bytes than the \(scope.databaseScope == .public ? "container's public" : "account's") storage quota allows")
         }
+        var events = DatabaseEvents()
         for zoneID in zoneOrder {
-            batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) })
+            guard let committed = batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) }) else { continue }
+            events.recordChanges.append((zoneID, committed))
         }
+        fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)
 
         return WireRecordsModifyResponse(
             saveResults: zip(request.saves, saveResults).map { save, result in

@@ -47,7 +47,11 @@ extension CloudServer {
         guard normalized.ownerName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) else {
             return .failure(WireError(.permissionFailure, "zone '\(zoneID.zoneName)' belongs to another user"))
         }
-        return .success(database.createZone(normalized, capabilities: [.fetchChanges, .atomic]))
+        let (zone, created) = database.createZone(normalized, capabilities: [.fetchChanges, .atomic])
+        if created {
+            fireSubscriptions(for: DatabaseEvents(zoneChanges: [normalized]), in: database, container: scope.container, originator: scope.deviceID)
+        }
+        return .success(zone)
     }
 
     private func deleteZone(_ zoneID: WireZoneID, from database: DatabaseStore, scope: RequestScope) -> Result<Void, WireError> {
@@ -62,6 +66,7 @@ extension CloudServer {
             return .failure(database.missingZoneError(scope.normalized(zoneID)))
         }
         _ = chargeStorage(-freed, scope: scope)
+        fireSubscriptions(for: DatabaseEvents(zoneChanges: [scope.normalized(zoneID)]), in: database, container: scope.container, originator: scope.deviceID)
         return .success(())
     }
 }

@@ -36,6 +36,12 @@ public struct RecordedRequest: Hashable, Sendable {
         case lookupSubscriptions = "subscriptions/lookup"
         /// `subscriptions/modify`.
         case modifySubscriptions = "subscriptions/modify"
+        /// The notification collection's changes (no CloudKit Web Services counterpart).
+        case notificationChanges = "notifications/changes"
+        /// Marking notifications read (no CloudKit Web Services counterpart).
+        case markNotificationsRead = "notifications/markRead"
+        /// Setting the account's badge (no CloudKit Web Services counterpart).
+        case modifyBadge = "badge/modify"
     }
 
     /// The endpoint called.

@@ -4,7 +4,8 @@ extension CloudServer {
     /// Deletes a zone of an account's private database the way a user does from the device's
     /// iCloud settings ("delete data"): database change fetches report it as purged
     /// (`recordZoneWithIDWasPurgedBlock`, `Deletion.Reason.purged`), and requests that name it
-    /// fail with `userDeletedZone` until the app creates it again.
+    /// fail with `userDeletedZone` until the app creates it again. Database subscriptions fire,
+    /// and every device of the account gets the push.
     ///
     /// - Returns: Whether the zone existed.
     @discardableResult
@@ -27,13 +28,15 @@ extension CloudServer {
     /// - Returns: How many zones existed.
     @discardableResult
     private func remove(_ zoneIDs: [WireZoneID], reason: WireZoneDeletionReason, account: String, containerIdentifier: String) -> Int {
-        let database = containerStore(containerIdentifier).database(.private, account: account)
-        var removed = 0
+        let container = containerStore(containerIdentifier)
+        let database = container.database(.private, account: account)
+        var removed: [WireZoneID] = []
         for zoneID in zoneIDs where !zoneID.isDefaultZone {
             guard let freed = database.removeZone(zoneID, reason: reason, assets: assets) else { continue }
-            removed += 1
+            removed.append(zoneID)
             accountStorage.withLock { ledger in ledger[account, default: (0, nil)].used -= freed }
         }
-        return removed
+        fireSubscriptions(for: DatabaseEvents(zoneChanges: removed), in: database, container: container, originator: nil)
+        return removed.count
     }
 }

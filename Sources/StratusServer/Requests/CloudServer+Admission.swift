@@ -8,7 +8,13 @@ extension CloudServer {
     /// The account is bound on arrival from the request's session, never read from the device
     /// later: a device that signs in to another account while the request is delayed does not
     /// move it to the other account's data.
+    ///
+    /// A request from a device that is offline (``setOffline(_:forDevice:)``) fails with
+    /// `networkUnavailable`: it never reached the server, so it is neither logged nor counted.
     func begin(_ context: WireRequestContext, _ endpoint: RecordedRequest.Endpoint) async throws(WireError) -> RequestScope {
+        if isOffline(context.deviceID) {
+            throw WireError(.networkUnavailable, "the device is offline; the request did not reach the server")
+        }
         let record = RecordedRequest(endpoint: endpoint, context: context)
         var binding = registry.withLock { registry -> Result<Caller, WireError>? in
             guard registry.pendingDelays.isEmpty else { return nil }

@@ -41,7 +41,8 @@ extension CloudServer {
                 )
                 transaction.set(StoredRecord(record: record, assetBytes: 0), named: userRecordName)
             }
-            transaction.commit(in: database, assets: assets)
+            let committed = transaction.commit(in: database, assets: assets)
+            fireSubscriptions(for: DatabaseEvents(recordChanges: [(.defaultZone, committed)]), in: database, container: container, originator: nil)
             zone._checkInvariants()
             zone.release()
         }

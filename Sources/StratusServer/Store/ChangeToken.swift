@@ -15,6 +15,9 @@ struct ChangeToken: Hashable {
         case database
         /// One zone's records, in one incarnation of the zone.
         case zone(WireZoneID, incarnation: UInt64)
+        /// The user's notification collection in the container (the database is not part of
+        /// it: the token says private).
+        case notifications
     }
 
     var containerIdentifier: String
@@ -37,6 +40,8 @@ struct ChangeToken: Hashable {
             writer.write(UInt8(1))
             zoneID.write(to: &writer)
             writer.write(incarnation)
+        case .notifications:
+            writer.write(UInt8(2))
         }
         writer.write(position)
         return Sealing.seal(writer.bytes, key: key)
@@ -56,6 +61,7 @@ struct ChangeToken: Hashable {
             switch try reader.readByte() {
             case 0: subject = .database
             case 1: subject = .zone(try WireZoneID.read(from: &reader), incarnation: try reader.readUInt64())
+            case 2: subject = .notifications
             default: throw BinaryFormatError("subject")
             }
             let position = try reader.readUInt64()
@@ -85,6 +91,8 @@ struct ChangeToken: Hashable {
             throw WireError(.invalidArguments, "a zone change token cannot fetch a database's changes")
         case (.zone(let tokenZone, _), let zoneID?):
             throw WireError(.invalidArguments, "the change token belongs to zone '\(tokenZone.zoneName)', not '\(zoneID.zoneName)'")
+        case (.notifications, _):
+            throw WireError(.invalidArguments, "a notification change token cannot fetch record or database changes")
         }
     }
 }

@@ -2,7 +2,8 @@ import StratusWire
 import Synchronization
 
 /// One container: its public database, one private and one shared database per account, its
-/// schema and the security roles of its public record types.
+/// schema, the security roles of its public record types, and each account's notification
+/// collection.
 final class ContainerStore: Sendable {
     let identifier: String
     let settings: StoreSettings
@@ -12,6 +13,8 @@ final class ContainerStore: Sendable {
     let permissions = Mutex<[String: RecordPermissions]>([:])
     /// Storage used by the public database, in bytes, and its quota (nil: unlimited).
     let publicStorage = Mutex<(used: Int, quota: Int?)>((0, nil))
+    /// Each account's notification collection, by the account's user record name.
+    let notifications = Mutex<[String: NotificationCollection]>([:])
 
     init(identifier: String, settings: StoreSettings) {
         self.identifier = identifier

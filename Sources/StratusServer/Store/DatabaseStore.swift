@@ -43,10 +43,12 @@ final class DatabaseStore: Sendable {
         }
     }
 
-    /// Creates the zone if it does not exist, logging the creation; returns the zone as stored.
-    func createZone(_ zoneID: WireZoneID, capabilities: WireZone.Capabilities) -> WireZone {
+    /// Creates the zone if it does not exist, logging the creation.
+    ///
+    /// - Returns: The zone as stored, and whether this call created it.
+    func createZone(_ zoneID: WireZoneID, capabilities: WireZone.Capabilities) -> (zone: WireZone, created: Bool) {
         zones.withLock { zones in
-            if let existing = zones[zoneID] { return existing.zone }
+            if let existing = zones[zoneID] { return (existing.zone, false) }
             let sequence = changes.withLock { log in
                 let sequence = log.nextSequence()
                 log.note(zoneID, sequence: sequence, deletion: nil)
@@ -55,7 +57,7 @@ final class DatabaseStore: Sendable {
             let store = ZoneStore(zone: WireZone(zoneID: zoneID, capabilities: capabilities), incarnation: sequence)
             zones[zoneID] = store
             lostZones.withLock { _ = $0.removeValue(forKey: zoneID) }
-            return store.zone
+            return (store.zone, true)
         }
     }
 

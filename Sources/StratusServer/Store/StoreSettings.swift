@@ -1,10 +1,12 @@
 import Synchronization
 
 /// The settings of a server's store that every database reads when it changes: how much
-/// change history a zone keeps, and which notification infos a subscription may have.
+/// change history a zone keeps, how many notifications an account's collection keeps, and which
+/// notification infos a subscription may have.
 final class StoreSettings: Sendable {
     private let tombstones: Atomic<Int>
     private let silentPushesWithUIKeys = Atomic(false)
+    private let notifications = Atomic(CloudServer.defaultNotificationHistoryLimit)
 
     /// Whether a subscription's notification info may ask for a silent push
     /// (`shouldSendContentAvailable`) and set UI keys too.
@@ -22,5 +24,12 @@ final class StoreSettings: Sendable {
     var tombstoneLimit: Int {
         get { tombstones.load(ordering: .relaxed) }
         set { tombstones.store(newValue, ordering: .relaxed) }
+    }
+
+    /// How many notifications each account's collection keeps at least; older ones are
+    /// dropped and tokens from before them expire.
+    var notificationHistoryLimit: Int {
+        get { notifications.load(ordering: .relaxed) }
+        set { notifications.store(newValue, ordering: .relaxed) }
     }
 }

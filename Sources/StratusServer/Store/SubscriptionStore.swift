@@ -29,4 +29,27 @@ final class SubscriptionStore: Sendable {
     func remove(_ subscriptionID: String, owner: String) -> Bool {
         byOwner.withLock { $0[owner]?.removeValue(forKey: WireName(subscriptionID)) != nil }
     }
+
+    /// Every owner's subscriptions, for firing: owners and subscriptions by the bytes of their
+    /// names, so subscriptions fire in a repeatable order.
+    var everyOwner: [(owner: String, subscriptions: [WireSubscription])] {
+        byOwner.withLock { $0 }
+            .map { owner, subscriptions in
+                (owner, subscriptions.sorted { $0.key < $1.key }.map(\.value))
+            }
+            .filter { !$0.subscriptions.isEmpty }
+            .sorted { WireName($0.owner) < WireName($1.owner) }
+    }
+
+    /// Removes a `firesOnce` subscription that is about to fire, if it is still stored as
+    /// `subscription`: only the request that removes it fires it, so it fires once even when
+    /// requests on different zones race, and not at all after it was replaced or deleted.
+    func claim(_ subscription: WireSubscription, owner: String) -> Bool {
+        byOwner.withLock { byOwner in
+            let key = WireName(subscription.subscriptionID)
+            guard byOwner[owner]?[key] == subscription else { return false }
+            byOwner[owner]?[key] = nil
+            return true
+        }
+    }
 }

@@ -201,8 +201,13 @@ struct ZoneTransaction {
     /// the type the record had), the zone is noted as changed in the database's log, the new
     /// records take references to their asset files before the old ones give theirs up, and
     /// `clientChangeToken`, when given and something changed, is kept with the zone.
-    mutating func commit(in database: DatabaseStore, assets: AssetStore, clientChangeToken: ClientChangeToken? = nil) {
+    ///
+    /// - Returns: Each record whose stored version changed, before and after, in the order
+    ///   of the changes: what subscriptions react to.
+    @discardableResult
+    mutating func commit(in database: DatabaseStore, assets: AssetStore, clientChangeToken: ClientChangeToken? = nil) -> [RecordChange] {
         var changes: [ZoneChangeLog.Change] = []
+        var committed: [RecordChange] = []
         var released: [StoredRecord] = []
         for name in touchOrder {
             guard let old = previous[name] else { continue }
@@ -212,6 +217,7 @@ struct ZoneTransaction {
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
             changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil))
+            committed.append(RecordChange(old: old?.record, new: new?.record))
         }
         if !changes.isEmpty {
             let first = database.takeSequences(changes.count, forChangesIn: store.zone.zoneID)
@@ -221,7 +227,15 @@ struct ZoneTransaction {
         store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit)
         previous = [:]
         touchOrder = []
+        return committed
     }
+}
+
+/// One record's committed change: the record before (nil for a creation) and after (nil for a
+/// deletion).
+struct RecordChange {
+    var old: WireRecord?
+    var new: WireRecord?
 }
 
 /// The `clientChangeTokenData` a modify request carried, and the device that sent it.

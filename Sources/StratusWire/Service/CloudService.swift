@@ -96,4 +96,31 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest``
     ///   items.
     func modifySubscriptions(_ request: WireSubscriptionsModifyRequest) async throws(WireError) -> WireSubscriptionsModifyResponse
+
+    /// The requesting account's notification collection: the notifications added or marked
+    /// read since a token.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/invalidArguments`` for a token from elsewhere;
+    ///   ``CKErrorCode/changeTokenExpired`` for a token older than the kept history.
+    func notificationChanges(_ request: WireNotificationChangesRequest) async throws(WireError) -> WireNotificationChangesResponse
+
+    /// Marks notifications of the requesting account read, for every device of the account;
+    /// an ID the account has no notification for is an ``CKErrorCode/unknownItem`` item error.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest`` IDs.
+    func markNotificationsRead(_ request: WireMarkNotificationsReadRequest) async throws(WireError) -> WireMarkNotificationsReadResponse
+
+    /// Sets the badge the server keeps for the requesting account in the container.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/invalidArguments`` for a negative value.
+    func modifyBadge(_ request: WireModifyBadgeRequest) async throws(WireError)
+
+    /// Registers the device that sends `context` for pushes: from now on each push for the
+    /// account the device is signed in to (and not caused by the device itself) is handed to
+    /// `deliver`, one at a time. nil unregisters. Pushes that came before registration are not
+    /// delivered. Costs no request.
+    func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?)
 }

@@ -1,0 +1,42 @@
+import Foundation
+import StratusWire
+
+extension CKContainer {
+    /// Receives this device's pushes: `handler` is called with each notification the
+    /// account's subscriptions send this device, one at a time, in the order they were sent,
+    /// off the main thread. Stratus's stand-in for an app delegate's
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`, which CloudKit
+    /// apps turn into a notification with `CKNotification(fromRemoteNotificationDictionary:)`.
+    ///
+    /// ```swift
+    /// laptop.registerForPushNotifications { notification in
+    ///     if notification.notificationType == .recordZone { … fetch the zone's changes … }
+    /// }
+    /// ```
+    ///
+    /// As with APNs, a device gets the pushes sent after it registers, never one for a change
+    /// it made itself, and only for the account it is signed in to when the push is sent. The
+    /// notification is the one the push carries: pruned to fit 4 KB when it was larger
+    /// (`isPruned`), and its ``CKNotification/remoteNotificationDictionary`` is the push's
+    /// payload. Registering again replaces the handler. Pushes are delivered soon after the
+    /// change; a test waits for them with an expectation or with
+    /// `CloudServer.deliverPendingPushes()`, and can make them best effort with the server's
+    /// push settings (`holdsPushes`, `coalescesPushes`, `dropNextPushes(_:)`,
+    /// `setOffline(_:for:)`).
+    ///
+    /// - Note: Not part of CloudKit, where pushes arrive through the app delegate.
+    public func registerForPushNotifications(_ handler: @escaping @Sendable (CKNotification) -> Void) {
+        service.registerForPushes(pushContext()) { wire in handler(CKNotification.make(wire)) }
+    }
+
+    /// Stops this device's pushes; those not delivered yet are discarded.
+    ///
+    /// - Note: Not part of CloudKit.
+    public func unregisterForPushNotifications() {
+        service.registerForPushes(pushContext(), deliver: nil)
+    }
+
+    private func pushContext() -> WireRequestContext {
+        privateCloudDatabase.requestPath(qualityOfService: .default).context()
+    }
+}
