@@ -148,6 +148,19 @@ final class SubscriptionFiringTests: ServerTestCase {
         XCTAssertEqual(server.pushLog(for: laptop).first?.notification.collapseID, "Bozo")
     }
 
+    func testPublicQuerySubscriptionFiresOnlyForRecordsItsOwnerMayRead() async throws {
+        let john = device("john"), laptop = device("john"), alice = device("alice")
+        let inbox = PushInbox(laptop)
+        server.setPermissions(RecordPermissions(world: [], authenticated: [.create], creator: [.read, .write]), forRecordType: "Party", containerIdentifier: identifier)
+        try await john.publicCloudDatabase.save(querySubscription("all", predicate: NSPredicate(value: true)))
+        _ = try await alice.publicCloudDatabase.save(party("alices", size: 1))
+        _ = try await john.publicCloudDatabase.save(party("johns", size: 1))
+        await server.deliverPendingPushes()
+        XCTAssertEqual(inbox.queryNotifications.compactMap(\.recordID?.recordName), ["johns"])
+        let stored = try await collection(of: john)
+        XCTAssertEqual(stored.compactMap(\.recordID?.recordName), ["johns"])
+    }
+
     // MARK: Zone and database subscriptions
 
     func testZoneSubscriptionFiresOncePerRequestForEveryChangeInItsZoneCascadesIncluded() async throws {

@@ -21,7 +21,8 @@ extension CloudServer {
     ///   before. An update that makes a record start matching fires as an update; one that
     ///   makes it stop matching does not fire (the subscription watches matching records, and
     ///   the record no longer is one). A `firesOnce` subscription is deleted as it fires its
-    ///   first notification, and fires no other.
+    ///   first notification, and fires no other. In the public database it fires only for
+    ///   records its owner may read.
     /// - A zone subscription fires once per request that changed a record in its zone
     ///   (deletions by cascade included), of its record type when it names one.
     /// - A database subscription fires once per request that changed a record in a custom
@@ -37,7 +38,7 @@ extension CloudServer {
             let context = WirePredicateContext(now: now, currentUserRecordName: owner)
             for subscription in subscriptions {
                 guard let info = subscription.notificationInfo else { continue }
-                for firing in firings(of: subscription, owner: owner, for: events, database: database, context: context) {
+                for firing in firings(of: subscription, owner: owner, for: events, database: database, container: container, context: context) {
                     if subscription.queryOptions.contains(.firesOnce), !database.subscriptions.claim(subscription, owner: owner) { break }
                     let notification = notify(owner, of: firing, subscription: subscription, info: info, databaseScope: database.scope, container: container)
                     push(notification, info: info, to: owner, in: container, except: originator)
@@ -57,7 +58,7 @@ extension CloudServer {
         var zoneID: WireZoneID?
     }
 
-    private func firings(of subscription: WireSubscription, owner: String, for events: DatabaseEvents, database: DatabaseStore, context: WirePredicateContext) -> [Firing] {
+    private func firings(of subscription: WireSubscription, owner: String, for events: DatabaseEvents, database: DatabaseStore, container: ContainerStore, context: WirePredicateContext) -> [Firing] {
         let ownZone = { (zoneID: WireZoneID?) -> WireZoneID? in
             guard let zoneID, zoneID.ownerName.hasSameUTF8Bytes(as: owner) else { return zoneID }
             return WireZoneID(zoneName: zoneID.zoneName, ownerName: WireZoneID.currentUserOwnerName)
@@ -72,8 +73,14 @@ extension CloudServer {
             let zone = ownZone(subscription.zoneID)
             let options = subscription.queryOptions
             var result: [Firing] = []
+            // In the public database the owner hears only of records the security roles let
+            // them read, as a query would show them.
+            let permissions = database.scope == .public ? container.permissions(for: type) : nil
+            let readable = { (record: WireRecord) -> Bool in
+                permissions?.grants(signedIn: true, isCreator: record.creatorUserRecordName == owner).contains(.read) ?? true
+            }
             for (zoneID, changes) in events.recordChanges where zone == nil || zone == zoneID {
-                for change in changes {
+                for change in changes where (change.new ?? change.old).map(readable) ?? false {
                     switch (change.old, change.new) {
                     case (_, let new?) where new.recordType == type && predicate.evaluate(new, in: context):
                         let reason: WireNotification.QueryReason = change.old == nil ? .recordCreated : .recordUpdated
