@@ -106,4 +106,39 @@ final class NotificationSnippetsTests: XCTestCase {
         let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClass: CKNotification.ID.self, from: data)
         XCTAssertEqual(decoded, id)
     }
+
+    /// The app-delegate flow of the CloudKit talks, fed by Stratus's pushes: a zone subscription
+    /// with silent pushes, and a handler that turns each push's `userInfo` into a notification
+    /// and fetches the zone's changes.
+    func testAnAppDelegateHandlerFedByRealPushesFetchesTheZone() async throws {
+        let server = CloudServer()
+        let phone = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+        let laptop = server.container(identifier: "iCloud.com.example.clowns", account: "john")
+        let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
+        _ = try await phone.privateCloudDatabase.modifyRecordZones(saving: [CKRecordZone(zoneID: zoneID)], deleting: [])
+        let subscription = CKRecordZoneSubscription(zoneID: zoneID, subscriptionID: "notes-changed")
+        let info = CKSubscription.NotificationInfo()
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        _ = try await laptop.privateCloudDatabase.modifySubscriptions(saving: [subscription], deleting: [])
+
+        let fetched = expectation(description: "the laptop fetched the zone after the push")
+        laptop.registerForPushNotifications { push in
+            // What `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` does.
+            let userInfo = push.remoteNotificationDictionary
+            guard let notification = CKNotification(fromRemoteNotificationDictionary: userInfo),
+                  notification.notificationType == .recordZone,
+                  let zoneNotification = notification as? CKRecordZoneNotification,
+                  let changedZone = zoneNotification.recordZoneID else { return }
+            Task {
+                let changes = try await laptop.privateCloudDatabase.recordZoneChanges(inZoneWith: changedZone, since: nil)
+                XCTAssertEqual(changes.modificationResultsByID.count, 1)
+                fetched.fulfill()
+            }
+        }
+        let note = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "props", zoneID: zoneID))
+        note["text"] = "red noses"
+        _ = try await phone.privateCloudDatabase.save(note)
+        await fulfillment(of: [fetched], timeout: 10)
+    }
 }
