@@ -24,8 +24,10 @@ import Synchronization
 ///
 /// It behaves as CloudKit's server does: change tags and `serverRecordChanged` conflicts with
 /// server, client and ancestor records, the three save policies, atomic zones, `deleteSelf`
-/// cascades, request and record limits, security roles in the public database, quotas, and the
-/// development schema. Locks are per zone, so devices working on different zones never wait
+/// cascades, request and record limits, security roles in the public database, quotas, the
+/// development schema, change histories, and subscriptions that fire into each account's
+/// notification collection and push to its devices (see ``holdsPushes`` and the other push
+/// settings for best-effort delivery). Locks are per zone, so devices working on different zones never wait
 /// for each other.
 ///
 /// - Warning: Not modelled: the production environment and deploying (a later part), sharing,
