@@ -33,7 +33,8 @@ extension CloudServer {
 
     /// Delivers every push waiting for delivery, held ones included, and returns when every
     /// device's handler has returned for each of them. Pushes kept for offline devices wait
-    /// until the device comes back online.
+    /// until the device comes back online. A push handler must not await it: it would wait
+    /// for itself.
     ///
     /// ```swift
     /// try await phone.privateCloudDatabase.save(note)

@@ -22,7 +22,8 @@ extension CloudServer {
     ///   makes it stop matching does not fire (the subscription watches matching records, and
     ///   the record no longer is one). A `firesOnce` subscription is deleted as it fires its
     ///   first notification, and fires no other. In the public database it fires only for
-    ///   records its owner may read.
+    ///   records its owner may read. Its `desiredKeys` and localization arguments are read from
+    ///   the record the notification is about: for a deletion, the record as it was.
     /// - A zone subscription fires once per request that changed a record in its zone
     ///   (deletions by cascade included), of its record type when it names one.
     /// - A database subscription fires once per request that changed a record in a custom
