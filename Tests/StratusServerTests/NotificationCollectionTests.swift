@@ -215,6 +215,20 @@ final class NotificationCollectionTests: ServerTestCase {
         XCTAssertEqual(after.notifications.map(\.notificationID), [before.notifications[1].notificationID, readID])
     }
 
+    func testANotificationMarkedReadBeforeADeviceReachedItComesOnlyOnceAsRead() async throws {
+        try await subscribeToNewNotes()
+        try await phoneSaves(["a", "b", "c"])
+        let all = try await changes(phone, since: nil)
+        let firstPage = try await changes(laptop, since: nil, limit: 1)
+        XCTAssertEqual(recordNames(firstPage), ["a"])
+        let bID = try XCTUnwrap(all.notifications[1].notificationID)
+        _ = try await markRead(phone, [bID])
+
+        let rest = try await changes(laptop, since: firstPage.token)
+        XCTAssertEqual(rest.notifications.map(\.kind), [.query, .readNotification])
+        XCTAssertEqual(rest.notifications.map(\.notificationID), [all.notifications[2].notificationID, bID])
+    }
+
     func testMarkingTwiceOrNamingAnIDTwiceSucceedsAndAddsNoSecondReadEntry() async throws {
         try await subscribeToNewNotes()
         try await phoneSaves(["a"])
@@ -331,6 +345,13 @@ final class NotificationCollectionTests: ServerTestCase {
         let zoneToken = try await server.recordChanges(WireRecordChangesRequest(context: context, zoneID: WireZoneID(zoneName: "Notes"))).token
         for token in [databaseToken, zoneToken] {
             await assertThrowsWireError(.invalidArguments) { try await self.changes(self.laptop, since: token) }
+        }
+        // Nor is a notification token a database or zone token.
+        await assertThrowsWireError(.invalidArguments) {
+            try await self.server.databaseChanges(WireDatabaseChangesRequest(context: context, sinceToken: johns))
+        }
+        await assertThrowsWireError(.invalidArguments) {
+            try await self.server.recordChanges(WireRecordChangesRequest(context: context, zoneID: WireZoneID(zoneName: "Notes"), sinceToken: johns))
         }
     }
 
