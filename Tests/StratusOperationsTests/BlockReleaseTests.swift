@@ -35,6 +35,23 @@ final class BlockReleaseTests: OperationTestCase {
         }
     }
 
+    /// The notification-collection operations are deprecated (iOS 11), so their check is
+    /// marked deprecated too.
+    @available(*, deprecated)
+    func testEveryBlockOfEveryNotificationCollectionOperationIsReleasedWhenItFinishesAndOneSetLaterIsDropped() async throws {
+        let subscription = CKDatabaseSubscription(subscriptionID: "all")
+        let info = CKSubscription.NotificationInfo()
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        _ = try await database.save(subscription)
+        _ = try await database.save(CKRecordZone(zoneName: "z"))
+        for cancelled in [false, true] {
+            await assertBlocksReleased(CKFetchNotificationChangesOperation(previousServerChangeToken: nil), fetchNotificationChangesBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKMarkNotificationsReadOperation(notificationIDsToMarkRead: []), markNotificationsReadBlocks, cancelled: cancelled)
+            await assertBlocksReleased(CKModifyBadgeOperation(badgeValue: 1), modifyBadgeBlocks, cancelled: cancelled)
+        }
+    }
+
     // MARK: - Every block property, per operation
 
     private func operationBlocks<Operation: CKOperation>() -> [BlockProperty<Operation>] {
@@ -159,6 +176,28 @@ final class BlockReleaseTests: OperationTestCase {
     private var discoverUserInfosBlocks: [BlockProperty<CKDiscoverUserInfosOperation>] {
         operationBlocks() + [
             BlockProperty("discoverUserInfosCompletionBlock", { $0.discoverUserInfosCompletionBlock = { [canary = $1] _, _, _ in _ = canary } }, { $0.discoverUserInfosCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var fetchNotificationChangesBlocks: [BlockProperty<CKFetchNotificationChangesOperation>] {
+        operationBlocks() + [
+            BlockProperty("notificationChangedBlock", { $0.notificationChangedBlock = { [canary = $1] _ in _ = canary } }, { $0.notificationChangedBlock != nil }),
+            BlockProperty("fetchNotificationChangesCompletionBlock", { $0.fetchNotificationChangesCompletionBlock = { [canary = $1] _, _ in _ = canary } }, { $0.fetchNotificationChangesCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var markNotificationsReadBlocks: [BlockProperty<CKMarkNotificationsReadOperation>] {
+        operationBlocks() + [
+            BlockProperty("markNotificationsReadCompletionBlock", { $0.markNotificationsReadCompletionBlock = { [canary = $1] _, _ in _ = canary } }, { $0.markNotificationsReadCompletionBlock != nil }),
+        ]
+    }
+
+    @available(*, deprecated)
+    private var modifyBadgeBlocks: [BlockProperty<CKModifyBadgeOperation>] {
+        operationBlocks() + [
+            BlockProperty("modifyBadgeCompletionBlock", { $0.modifyBadgeCompletionBlock = { [canary = $1] _ in _ = canary } }, { $0.modifyBadgeCompletionBlock != nil }),
         ]
     }
 
