@@ -286,6 +286,13 @@ final class NotificationCollectionTests: ServerTestCase {
         XCTAssertEqual(server.badgeValue(account: "john", containerIdentifier: identifier), 3)
     }
 
+    func testABadgeAtTheLargestIntegerStaysThereWhenANotificationBadges() async throws {
+        try await subscribeToNewNotes(badge: true)
+        try await setBadge(laptop, .max)
+        try await phoneSaves(["a"])
+        XCTAssertEqual(server.badgeValue(account: "john", containerIdentifier: identifier), .max)
+    }
+
     // MARK: - Tokens
 
     func testATokenOlderThanTheKeptHistoryExpiresAndAFetchFromNilRecovers() async throws {

@@ -24,16 +24,22 @@ extension CloudServer {
             throw WireError(.invalidArguments, "resultsLimit is \(request.resultsLimit); it cannot be negative")
         }
         let limit = request.resultsLimit > 0 ? min(request.resultsLimit, Self.defaultChangesLimit) : Self.defaultChangesLimit
-        let collection = scope.container.notifications.withLock { $0[user] } ?? NotificationCollection()
-        if request.sinceToken != nil, position < collection.historyFloor {
+        // Read the page under the lock: a copy of the collection taken out of it would make
+        // the next notification copy the whole collection again.
+        let page = scope.container.notifications.withLock { collections -> (notifications: [WireNotification], position: UInt64, moreComing: Bool)? in
+            guard let collection = collections[user] else { return ([], position, false) }
+            if request.sinceToken != nil, position < collection.historyFloor { return nil }
+            let (notifications, last, moreComing) = collection.changes(after: position, limit: limit)
+            return (notifications, last ?? max(position, collection.lastSequence), moreComing)
+        }
+        guard let page else {
             throw WireError(.changeTokenExpired, "the change token is older than the notifications the server keeps; fetch from a nil token")
         }
-        let (page, last, moreComing) = collection.changes(after: position, limit: limit)
         let token = ChangeToken(
             containerIdentifier: scope.container.identifier, database: .private, userRecordName: user,
-            subject: .notifications, position: last ?? max(position, collection.lastSequence)
+            subject: .notifications, position: page.position
         )
-        return WireNotificationChangesResponse(notifications: page, token: token.sealed(with: sealingKey), moreComing: moreComing)
+        return WireNotificationChangesResponse(notifications: page.notifications, token: token.sealed(with: sealingKey), moreComing: page.moreComing)
     }
 
     /// - SeeAlso: ``CloudService/markNotificationsRead(_:)``

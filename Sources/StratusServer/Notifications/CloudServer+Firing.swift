@@ -133,7 +133,8 @@ extension CloudServer {
         let limit = storeSettings.notificationHistoryLimit
         return container.notifications.withLock { collections in
             if info.shouldBadge {
-                collections[owner, default: NotificationCollection()].badge += 1
+                let badge = collections[owner]?.badge ?? 0
+                collections[owner, default: NotificationCollection()].badge = badge == .max ? badge : badge + 1
                 notification.badge = collections[owner]?.badge
             }
             collections[owner, default: NotificationCollection()].add(notification, limit: limit)
