@@ -4,7 +4,8 @@ import Stratus
 
 // The Stratus demo: the Clown Central story and photo browsing of WWDC 2014's "Advanced
 // CloudKit" and the photo upload of WWDC 2015's "CloudKit Tips and Tricks", on an embedded
-// server; a second device keeping a cache of notes through zone changes; then a look at the
+// server; a second device keeping a cache of notes through zone changes; a laptop that missed
+// pushes while offline and recovers through the notification collection; then a look at the
 // value model.
 
 let server = CloudServer(clock: ManualClock())
@@ -20,6 +21,9 @@ _ = try await PhotoBrowsing.run(on: server) { print("• \($0)") }
 
 print("")
 _ = try await NotesSync.run(on: server) { print("• \($0)") }
+
+print("")
+_ = try await DroppedPushes.run(on: server) { print("• \($0)") }
 
 print("")
 print("The value model, as CloudKit code uses it:")

@@ -60,3 +60,18 @@ final class NotesSyncTests: XCTestCase {
         XCTAssertEqual(report.catchUpRequests, 1)
     }
 }
+
+/// The demo's dropped-push story, checked.
+final class DroppedPushesTests: XCTestCase {
+    func testTheLaptopGetsOnePushButRecoversEveryChange() async throws {
+        var narration: [String] = []
+        let report = try await DroppedPushes.run(on: CloudServer(clock: ManualClock())) { narration.append($0) }
+        XCTAssertEqual(report.notesSaved, 10)
+        XCTAssertEqual(report.pushesReceived, 1, "offline, APNs keeps only the last push")
+        XCTAssertEqual(report.notificationsInCollection, 10, "the collection kept every notification")
+        XCTAssertEqual(report.notificationsMarkedRead, 10)
+        XCTAssertEqual(report.notesAfterCatchUp, (1...10).map { "sketch-\($0)" })
+        XCTAssertEqual(report.catchUpRequests, 1)
+        XCTAssertEqual(narration.count, 5)
+    }
+}
