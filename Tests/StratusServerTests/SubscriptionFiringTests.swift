@@ -128,6 +128,11 @@ final class SubscriptionFiringTests: ServerTestCase {
         info.alertLocalizationArgs = ["name", "size", "missing"]
         info.desiredKeys = ["name", "size", "when", "photo", "tags"]
         info.collapseIDKey = "name"
+        info.titleLocalizationArgs = ["size"]
+        info.subtitleLocalizationArgs = ["when"]
+        info.soundName = "horn.caf"
+        info.category = "PARTY"
+        info.shouldSendMutableContent = true
         subscription.notificationInfo = info
         try await john.publicCloudDatabase.save(subscription)
         let record = party("p", size: 8)
@@ -145,7 +150,16 @@ final class SubscriptionFiringTests: ServerTestCase {
         XCTAssertEqual(notification.recordFields?["when"] as? Date, Date(timeIntervalSinceReferenceDate: 1000))
         XCTAssertNil(notification.recordFields?["photo"], "bytes never travel in a push")
         XCTAssertNil(notification.recordFields?["tags"], "lists never travel in a push")
-        XCTAssertEqual(server.pushLog(for: laptop).first?.notification.collapseID, "Bozo")
+        let pushed = try XCTUnwrap(server.pushLog(for: laptop).first?.notification)
+        XCTAssertEqual(pushed.collapseID, "Bozo")
+        XCTAssertEqual(pushed.titleLocalizationArgs, ["8"])
+        XCTAssertEqual(pushed.subtitleLocalizationArgs, ["2001-01-01T00:16:40Z"])
+        XCTAssertEqual(pushed.soundName, "horn.caf")
+        XCTAssertEqual(pushed.category, "PARTY")
+        XCTAssertTrue(pushed.mutableContent)
+        XCTAssertFalse(pushed.contentAvailable)
+        let johnsID = try await john.userRecordID()
+        XCTAssertEqual(notification.subscriptionOwnerUserRecordID?.recordName, johnsID.recordName)
     }
 
     func testPublicQuerySubscriptionFiresOnlyForRecordsItsOwnerMayRead() async throws {
