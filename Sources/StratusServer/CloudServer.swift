@@ -47,11 +47,14 @@ public final class CloudServer: CloudService, Sendable {
         /// The session the device's account was signed in with: requests must carry it. A
         /// device without an account has none.
         var sessionToken: String?
+        /// The user record name of ``account`` in the container, worked out once.
+        var userRecordName: String?
 
         init(containerIdentifier: String, account: String?) {
             self.containerIdentifier = containerIdentifier
             self.account = account
             self.sessionToken = account == nil ? nil : UUID().uuidString
+            self.userRecordName = account.map { CloudServer.userRecordName(account: $0, containerIdentifier: containerIdentifier) }
         }
 
         var status: WireAccountStatus {

@@ -9,6 +9,19 @@ func fastest(of repetitions: Int = 5, _ body: () -> Void) -> Double {
     return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
 }
 
+/// The fastest of `repetitions` runs of an asynchronous `body`, in seconds.
+func fastest(of repetitions: Int, _ body: () async throws -> Void) async throws -> Double {
+    let clock = ContinuousClock()
+    var best = Duration.seconds(1_000_000)
+    for _ in 0..<repetitions {
+        let start = clock.now
+        try await body()
+        best = min(best, clock.now - start)
+    }
+    let parts = best.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+}
+
 /// Prints one scenario's result as Stratus time, baseline time and their ratio.
 func report(_ scenario: String, stratus: Double, baseline: Double) {
     let ratio = stratus / max(baseline, 1e-9)
@@ -24,4 +37,12 @@ private func format(_ value: Double) -> String {
 @inline(never)
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
+}
+
+/// A scenario that did not do all its work: its time would mean nothing.
+struct Miscount: Error, CustomStringConvertible {
+    var what: String
+    var counted: Int
+    var expected: Int
+    var description: String { "\(what) counted \(counted), not \(expected)" }
 }

@@ -40,35 +40,15 @@ enum SyncBenchmarks {
                 token = changes.changeToken
                 moreComing = changes.moreComing
             }
-            guard fetched == count else { throw Miscount(what: "the delta sync", fetched: fetched) }
+            guard fetched == count else { throw Miscount(what: "the delta sync", counted: fetched, expected: count) }
         }
         let read = try await fastest(of: 3) {
             var fetched = 0
             for start in stride(from: 0, to: ids.count, by: batchSize) {
                 fetched += try await database.records(for: Array(ids[start..<min(start + batchSize, ids.count)])).count
             }
-            guard fetched == count else { throw Miscount(what: "the plain read", fetched: fetched) }
+            guard fetched == count else { throw Miscount(what: "the plain read", counted: fetched, expected: count) }
         }
         report("delta sync of \(count) records from a nil token (batches of \(batchSize)), against reading them by ID", stratus: sync, baseline: read)
-    }
-
-    /// A scenario that did not fetch every record: its time would mean nothing.
-    struct Miscount: Error, CustomStringConvertible {
-        var what: String
-        var fetched: Int
-        var description: String { "\(what) fetched \(fetched) records, not \(SyncBenchmarks.count)" }
-    }
-
-    /// The fastest of `repetitions` runs of an asynchronous `body`, in seconds.
-    private static func fastest(of repetitions: Int, _ body: () async throws -> Void) async throws -> Double {
-        let clock = ContinuousClock()
-        var best = Duration.seconds(1_000_000)
-        for _ in 0..<repetitions {
-            let start = clock.now
-            try await body()
-            best = min(best, clock.now - start)
-        }
-        let parts = best.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

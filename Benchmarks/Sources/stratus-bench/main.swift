@@ -8,5 +8,6 @@ if let size = ProcessInfo.processInfo.environment[QueryBenchmarks.childVariable]
     print("stratus-bench (release build expected; times are the fastest of 5 runs)")
     RecordBenchmarks.run()
     try await SyncBenchmarks.run()
+    try await PushBenchmarks.run()
     try await QueryBenchmarks.run()
 }

@@ -50,6 +50,10 @@ extension CloudServer {
     /// The user record name of `account` in a container: `_` and 32 hexadecimal digits, the
     /// same on every server and every run for the same account and container.
     public func userRecordName(account: String, containerIdentifier: String) -> String {
+        Self.userRecordName(account: account, containerIdentifier: containerIdentifier)
+    }
+
+    static func userRecordName(account: String, containerIdentifier: String) -> String {
         "_" + SHA256.hex(Array("stratus-user\u{0}\(account)\u{0}\(containerIdentifier)".utf8)).prefix(32)
     }
 }

@@ -12,17 +12,13 @@ extension CloudServer {
     /// container, except `originator`: pruned to fit 4 KB, at priority 10 when the
     /// subscription's info has a UI key and 5 otherwise, each push logged.
     func push(_ notification: WireNotification, info: WireNotificationInfo, to owner: String, in container: ContainerStore, except originator: String?) {
-        let candidates = registry.withLock { registry in
-            registry.devices.compactMap { deviceID, device -> (String, String)? in
-                guard deviceID != originator, device.status == .available, let account = device.account,
+        let recipients = registry.withLock { registry in
+            registry.devices.compactMap { deviceID, device -> String? in
+                guard deviceID != originator, device.status == .available, device.userRecordName == owner,
                       device.containerIdentifier == container.identifier else { return nil }
-                return (deviceID, account)
+                return deviceID
             }
-        }
-        let recipients = candidates
-            .filter { userRecordName(account: $0.1, containerIdentifier: container.identifier) == owner }
-            .map(\.0)
-            .sorted()
+        }.sorted()
         guard !recipients.isEmpty else { return }
         let pushed = RemoteNotificationPayload.pruned(notification)
         let size = RemoteNotificationPayload.size(of: pushed)

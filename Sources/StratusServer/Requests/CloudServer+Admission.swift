@@ -40,7 +40,7 @@ extension CloudServer {
         let now = clock.now
         let container = try registry.withLock { $0.admit(context, now: now) }.get()
         guard let caller = try binding?.get() else { throw WireError(.internalError, "the request was not bound to a caller") }
-        let user = caller.account.map { self.userRecordName(account: $0, containerIdentifier: container.identifier) }
+        let user = caller.userRecordName
         if let account = caller.account, let user {
             ensureUserRecords(account: account, userRecordName: user, in: container)
         }
@@ -59,6 +59,8 @@ extension CloudServer {
     struct Caller: Sendable {
         /// The account, when its state lets it work.
         var account: String?
+        /// The account's user record name in the device's container.
+        var userRecordName: String?
         var status: WireAccountStatus
     }
 }
@@ -95,7 +97,7 @@ extension CloudServer.Registry {
     /// is refused.
     func bind(_ context: WireRequestContext) -> Result<CloudServer.Caller, WireError> {
         guard let device = devices[context.deviceID], let session = context.sessionToken else {
-            return .success(CloudServer.Caller(account: nil, status: .noAccount))
+            return .success(CloudServer.Caller(account: nil, userRecordName: nil, status: .noAccount))
         }
         guard session == device.sessionToken else {
             return .failure(WireError(.notAuthenticated, "the request was made for an account this device is no longer signed in to; it was not applied"))
@@ -104,7 +106,8 @@ extension CloudServer.Registry {
             return .failure(WireError(.badContainer, "the device's session is for container '\(device.containerIdentifier)', not '\(context.containerIdentifier)'"))
         }
         let status = device.status
-        return .success(CloudServer.Caller(account: status == .available ? device.account : nil, status: status))
+        let available = status == .available
+        return .success(CloudServer.Caller(account: available ? device.account : nil, userRecordName: available ? device.userRecordName : nil, status: status))
     }
 
     /// Counts a request and decides whether it goes ahead: injected failures first, then the
