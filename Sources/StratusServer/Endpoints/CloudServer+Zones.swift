@@ -26,16 +26,18 @@ extension CloudServer {
     public func modifyZones(_ request: WireZonesModifyRequest) async throws(WireError) -> WireZonesModifyResponse {
         let scope = try await begin(request.context, .modifyZones)
         let database = try scope.databaseForWriting()
+        var events = DatabaseEvents()
         let saveResults = request.saves.map { zone in
-            WireItemResult(id: zone.zoneID, result: save(zone.zoneID, in: database, scope: scope))
+            WireItemResult(id: zone.zoneID, result: save(zone.zoneID, in: database, scope: scope, events: &events))
         }
         let deleteResults = request.deletes.map { zoneID in
-            WireItemResult(id: zoneID, result: deleteZone(zoneID, from: database, scope: scope))
+            WireItemResult(id: zoneID, result: deleteZone(zoneID, from: database, scope: scope, events: &events))
         }
+        fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)
         return WireZonesModifyResponse(saveResults: saveResults, deleteResults: deleteResults)
     }
 
-    private func save(_ zoneID: WireZoneID, in database: DatabaseStore, scope: RequestScope) -> Result<WireZone, WireError> {
+    private func save(_ zoneID: WireZoneID, in database: DatabaseStore, scope: RequestScope, events: inout DatabaseEvents) -> Result<WireZone, WireError> {
         if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
         if zoneID.isDefaultZone {
             return .failure(WireError(.invalidArguments, "the default zone '\(WireZoneID.defaultZoneName)' exists in every database and cannot be saved"))
@@ -48,13 +50,11 @@ extension CloudServer {
             return .failure(WireError(.permissionFailure, "zone '\(zoneID.zoneName)' belongs to another user"))
         }
         let (zone, created) = database.createZone(normalized, capabilities: [.fetchChanges, .atomic])
-        if created {
-            fireSubscriptions(for: DatabaseEvents(zoneChanges: [normalized]), in: database, container: scope.container, originator: scope.deviceID)
-        }
+        if created { events.zoneChanges.append(normalized) }
         return .success(zone)
     }
 
-    private func deleteZone(_ zoneID: WireZoneID, from database: DatabaseStore, scope: RequestScope) -> Result<Void, WireError> {
+    private func deleteZone(_ zoneID: WireZoneID, from database: DatabaseStore, scope: RequestScope, events: inout DatabaseEvents) -> Result<Void, WireError> {
         if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
         if zoneID.isDefaultZone {
             return .failure(WireError(.invalidArguments, "the default zone '\(WireZoneID.defaultZoneName)' cannot be deleted"))
@@ -66,7 +66,7 @@ extension CloudServer {
             return .failure(database.missingZoneError(scope.normalized(zoneID)))
         }
         _ = chargeStorage(-freed, scope: scope)
-        fireSubscriptions(for: DatabaseEvents(zoneChanges: [scope.normalized(zoneID)]), in: database, container: scope.container, originator: scope.deviceID)
+        events.zoneChanges.append(scope.normalized(zoneID))
         return .success(())
     }
 }

@@ -28,7 +28,10 @@ extension CloudServer {
     /// logged as ``PushRecord/Fate/dropped``. The notifications stay in the notification
     /// collection.
     public func dropNextPushes(_ count: Int) {
-        pushes.withLock { $0.dropsNext += max(0, count) }
+        pushes.withLock { router in
+            let (sum, overflow) = router.dropsNext.addingReportingOverflow(max(0, count))
+            router.dropsNext = overflow ? .max : sum
+        }
     }
 
     /// Delivers every push waiting for delivery, held ones included, and returns when every

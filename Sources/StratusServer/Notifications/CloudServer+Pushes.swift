@@ -4,8 +4,8 @@ import StratusWire
 extension CloudServer {
     /// - SeeAlso: ``CloudService/registerForPushes(_:deliver:)``
     public func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?) {
-        let waiters = pushes.withLock { $0.register(context.deviceID, deliver: deliver) }
-        waiters.forEach { $0.resume() }
+        let released = pushes.withLock { $0.register(context.deviceID, deliver: deliver) }
+        released.waiters.forEach { $0.resume() }
     }
 
     /// Pushes `notification` to the registered devices signed in to `owner`'s account in the

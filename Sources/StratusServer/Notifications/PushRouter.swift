@@ -91,21 +91,30 @@ struct PushRouter: Sendable {
         mailboxes[deviceID]?.deliver != nil
     }
 
+    /// What a change of registration lets go of: continuations to resume because nothing is in
+    /// flight any more, and the handler it replaced. The caller releases both after unlocking:
+    /// a handler may hold the last reference to a device, whose going away takes the lock.
+    struct Released {
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var handler: (@Sendable (WireNotification) -> Void)?
+    }
+
     /// Sets or clears the device's push handler; clearing it discards what waits for it.
-    ///
-    /// - Returns: Continuations to resume: nothing is in flight any more.
-    mutating func register(_ deviceID: String, deliver: (@Sendable (WireNotification) -> Void)?) -> [CheckedContinuation<Void, Never>] {
+    mutating func register(_ deviceID: String, deliver: (@Sendable (WireNotification) -> Void)?) -> Released {
+        let replaced = mailboxes[deviceID]?.deliver
         mailboxes[deviceID, default: Mailbox()].deliver = deliver
-        return deliver == nil ? discard(deviceID, forget: false) : []
+        var released = deliver == nil ? discard(deviceID, forget: false) : Released()
+        released.handler = replaced
+        return released
     }
 
     /// Forgets a device that went away, discarding what waits for it.
-    mutating func forget(_ deviceID: String) -> [CheckedContinuation<Void, Never>] {
+    mutating func forget(_ deviceID: String) -> Released {
         discard(deviceID, forget: true)
     }
 
-    private mutating func discard(_ deviceID: String, forget: Bool) -> [CheckedContinuation<Void, Never>] {
-        guard var mailbox = mailboxes[deviceID] else { return [] }
+    private mutating func discard(_ deviceID: String, forget: Bool) -> Released {
+        guard var mailbox = mailboxes[deviceID] else { return Released() }
         for pending in mailbox.outbox + mailbox.held + (mailbox.stored.map { [$0] } ?? []) {
             setFate(.discarded, of: pending.logID)
         }
@@ -114,7 +123,7 @@ struct PushRouter: Sendable {
         mailbox.held = []
         mailbox.stored = nil
         mailboxes[deviceID] = forget ? nil : mailbox
-        return settled()
+        return Released(waiters: settled(), handler: mailbox.deliver)
     }
 
     /// Sends a push to a device, if it registered.

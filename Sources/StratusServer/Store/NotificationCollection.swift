@@ -39,7 +39,7 @@ struct NotificationCollection: Sendable {
         guard let id = notification.notificationID.map({ WireName($0) }) else { return }
         place(notification, id: id)
         let slack = max(1, limit / 4)
-        guard current.count > limit + slack else { return }
+        guard current.count - limit > slack else { return }
         var excess = current.count - limit
         var index = 0
         while excess > 0, index < entries.count {

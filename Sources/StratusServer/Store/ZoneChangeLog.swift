@@ -85,7 +85,7 @@ struct ZoneChangeLog: Sendable {
             deletedSequences.insert(change.sequence)
         }
         lastSequence = change.sequence
-        if tombstoneCount > tombstoneLimit + max(16, tombstoneLimit / 4) {
+        if tombstoneCount - tombstoneLimit > max(16, tombstoneLimit / 4) {
             dropTombstones(downTo: max(0, tombstoneLimit))
         }
         if superseded > 64, superseded > latest.count {
