@@ -24,6 +24,9 @@ extension CKContainer {
     /// push settings (`holdsPushes`, `coalescesPushes`, `dropNextPushes(_:)`,
     /// `setOffline(_:for:)`).
     ///
+    /// The server keeps `handler` until the device unregisters or goes away; a handler that
+    /// captures this container keeps the device alive, so capture it weakly.
+    ///
     /// - Note: Not part of CloudKit, where pushes arrive through the app delegate.
     public func registerForPushNotifications(_ handler: @escaping @Sendable (CKNotification) -> Void) {
         service.registerForPushes(pushContext()) { wire in handler(CKNotification.make(wire)) }
