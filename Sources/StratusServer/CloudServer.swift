@@ -93,6 +93,8 @@ public final class CloudServer: CloudService, Sendable {
     let notificationSerial = Atomic<UInt64>(0)
     /// Who receives pushes, what waits for delivery, and the push log.
     let pushes = Mutex(PushRouter())
+    /// The record writes applied, while a test records them (nil otherwise).
+    let writeHistory = Mutex<[RecordWrite]?>(nil)
     private let pageSize = Mutex(100)
 
     /// The key that seals this server's cursors: derived from the server's seed and its

@@ -215,6 +215,7 @@ extension CloudServer {
             guard let committed = batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) }) else { continue }
             events.recordChanges.append((zoneID, committed))
         }
+        noteWrites(events, database: database, scope: scope, operationID: request.context.operationID)
         fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)
 
         return WireRecordsModifyResponse(
