@@ -1,0 +1,98 @@
+@_spi(Testing) import Stratus
+import XCTest
+import _StratusTestSupport
+
+/// The contract every recipe operation keeps on any `OperationQueue`: finishing exactly once,
+/// after its final block; cancelled before it starts, it sends nothing and finishes at once.
+final class RecipeOperationTests: RecipeTestCase {
+    private func recipes() -> [(String, RecipeOperation, (@escaping (Result<Void, any Error>) -> Void) -> Void)] {
+        let retry = RetryModifyRecordsOperation(database: database, recordsToSave: [note("r")])
+        let batch = BatchModifyOperation(database: database, recordsToSave: [note("b")])
+        let conflict = ConflictResolvingSaveOperation(database: database, recordsToSave: [note("c")])
+        let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        return [
+            ("retry", retry, { block in retry.modifyRecordsResultBlock = block }),
+            ("batch", batch, { block in batch.modifyRecordsResultBlock = block }),
+            ("conflict", conflict, { block in conflict.modifyRecordsResultBlock = block }),
+            ("query", query, { block in query.queryResultBlock = block }),
+        ]
+    }
+
+    func testCancelledBeforeStartingEachRecipeSendsNothingAndFinishesAtOnceWithCancelled() async throws {
+        let start = server.requestCount
+        for (name, operation, setFinal) in recipes() {
+            let outcome = Captured<Result<Void, any Error>?>(nil)
+            let sawFinishedInFinalBlock = Captured<Bool?>(nil)
+            setFinal { [unowned operation] result in
+                outcome.value = result
+                sawFinishedInFinalBlock.value = operation.isFinished
+            }
+            operation.cancel()
+            let queue = OperationQueue()
+            queue.addOperation(operation)
+            while !operation.isFinished { await Task.yield() }
+            XCTAssertEqual(outcome.value?.failureCode, .operationCancelled, name)
+            XCTAssertEqual(sawFinishedInFinalBlock.value, false, "\(name): the final block runs before isFinished")
+        }
+        XCTAssertEqual(server.requestCount, start)
+        XCTAssertTrue(server.recordedWrites.isEmpty)
+    }
+
+    func testACancelledModifyRecipeReportsEveryItemCancelled() async throws {
+        let operation = BatchModifyOperation(database: database, recordsToSave: [note("a"), note("b")], recordIDsToDelete: [CKRecord.ID(recordName: "c")])
+        let log = EventLog()
+        operation.perRecordSaveBlock = { recordID, result in log.append("\(recordID.recordName) \(result.failureCode.map { "\($0.rawValue)" } ?? "ok")") }
+        operation.perRecordDeleteBlock = { recordID, result in log.append("\(recordID.recordName) \(result.failureCode.map { "\($0.rawValue)" } ?? "ok")") }
+        operation.modifyRecordsResultBlock = { result in log.append("final \(result.failureCode.map { "\($0.rawValue)" } ?? "ok")") }
+        operation.cancel()
+        operation.start()
+        XCTAssertTrue(operation.isFinished)
+        let cancelled = CKError.Code.operationCancelled.rawValue
+        XCTAssertEqual(log.all, ["a \(cancelled)", "b \(cancelled)", "c \(cancelled)", "final \(cancelled)"])
+    }
+
+    func testEachRecipeFinishesOnceAndADependentSeesItsResults() async throws {
+        for (name, operation, setFinal) in recipes() {
+            let calls = Captured(0)
+            setFinal { _ in calls.value += 1 }
+            let dependent = BlockOperation {}
+            let seenByDependent = Captured<Int?>(nil)
+            dependent.addExecutionBlock { seenByDependent.value = calls.value }
+            dependent.addDependency(operation)
+            let queue = OperationQueue()
+            queue.addOperation(operation)
+            queue.addOperation(dependent)
+            while !dependent.isFinished { await Task.yield() }
+            XCTAssertEqual(seenByDependent.value, 1, name)
+            XCTAssertTrue(operation.isFinished, name)
+            XCTAssertFalse(operation.isExecuting, name)
+        }
+    }
+
+    func testBlocksAreReleasedOnceTheRecipeFinishes() async throws {
+        final class Witness: Sendable {}
+        weak var witness: Witness?
+        let operation = RetryModifyRecordsOperation(database: database, recordsToSave: [note("a")])
+        do {
+            let strong = Witness()
+            witness = strong
+            operation.perRecordSaveBlock = { _, _ in _ = strong }
+        }
+        let done = expectation(description: "finished")
+        operation.completionBlock = { done.fulfill() }
+        OperationQueue().addOperation(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertNil(witness, "a block and what it captures do not outlive the operation's run")
+        XCTAssertNil(operation.perRecordSaveBlock)
+    }
+
+    func testStartingTwiceIsIgnored() async throws {
+        let operation = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        let calls = Captured(0)
+        operation.queryResultBlock = { _ in calls.value += 1 }
+        operation.start()
+        operation.start()
+        while !operation.isFinished { await Task.yield() }
+        XCTAssertEqual(calls.value, 1)
+    }
+}
