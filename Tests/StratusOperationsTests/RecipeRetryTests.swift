@@ -207,6 +207,8 @@ final class RecipeRetryTests: RecipeTestCase {
         server.delayNextRequests(1, by: 120)
         let record = note("late")
         let operation = RetryModifyRecordsOperation(database: flakyDatabase, recordsToSave: [record], policy: drivingPolicy())
+        // An overwriting save: sent twice and applied twice, it would be written twice.
+        operation.savePolicy = .changedKeys
         operation.makeOperation = { saves, deletes in
             let attempt = CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
             attempt.configuration.timeoutIntervalForRequest = 10
