@@ -183,6 +183,18 @@ final class RecipeBatchTests: RecipeTestCase {
         try await assertEachSavedRecordWrittenOnce(Dictionary(reported.value, uniquingKeysWith: { first, _ in first }))
     }
 
+    func testARecordNamedTwiceFailsEachTimeAsInOneOperationWhicheverRequestsItWouldLandIn() async throws {
+        let records = notes(500)
+        let twin = record("n3")
+        let results = try await database.modifyRecordsInBatches(saving: records + [twin], deleting: [CKRecord.ID(recordName: "n450")])
+        XCTAssertEqual(results.saveResults[twin.recordID]?.failureCode, .invalidArguments)
+        XCTAssertEqual(results.deleteResults[CKRecord.ID(recordName: "n450")]?.failureCode, .invalidArguments)
+        XCTAssertEqual(results.saveResults[CKRecord.ID(recordName: "n450")]?.failureCode, .invalidArguments)
+        XCTAssertEqual(results.saveResults.values.filter { (try? $0.get()) != nil }.count, 498)
+        XCTAssertNil(writesByName["n3"])
+        try await assertEachSavedRecordWrittenOnce(results.saveResults)
+    }
+
     func testAPartialFailureKeepsEverySuccessfulSave() async throws {
         let records = notes(500)
         let stale = records[420]

@@ -86,6 +86,41 @@ final class RecipeOperationTests: RecipeTestCase {
         XCTAssertNil(operation.perRecordSaveBlock)
     }
 
+    func testAFactoryOrMergeThatCapturesItsOperationDoesNotKeepItAlive() async throws {
+        weak var weakRetry: RetryOperation?
+        weak var weakSave: ConflictResolvingSaveOperation?
+        do {
+            let database = self.database!
+            let retry = RetryOperation(database: database) { _ in CKFetchRecordZonesOperation.fetchAllRecordZonesOperation() }
+            let save = ConflictResolvingSaveOperation(database: database, recordsToSave: [note("a")])
+            let retryBox = UncheckedSendable(retry)
+            let saveBox = UncheckedSendable(save)
+            save.merge = { server, _, _ in
+                _ = saveBox.value
+                return server
+            }
+            save.makeOperation = { saves, deletes in
+                _ = saveBox.value
+                _ = retryBox.value
+                return CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
+            }
+            weakRetry = retry
+            weakSave = save
+            let done = expectation(description: "both finished")
+            done.expectedFulfillmentCount = 2
+            retry.retryResultBlock = { _ in done.fulfill() }
+            save.modifyRecordsResultBlock = { _ in done.fulfill() }
+            let queue = OperationQueue()
+            queue.addOperation(retry)
+            queue.addOperation(save)
+            await fulfillment(of: [done], timeout: 10)
+            while !(retry.isFinished && save.isFinished) { await Task.yield() }
+        }
+        for _ in 0..<100 where weakRetry != nil || weakSave != nil { await Task.yield() }
+        XCTAssertNil(weakRetry)
+        XCTAssertNil(weakSave)
+    }
+
     func testStartingTwiceIsIgnored() async throws {
         let operation = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
         let calls = Captured(0)

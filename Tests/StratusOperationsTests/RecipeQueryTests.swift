@@ -80,6 +80,39 @@ final class RecipeQueryTests: RecipeTestCase {
         XCTAssertEqual(queryRequests.count, 3)
     }
 
+    func testARecordThatMovesToALaterPageWhileTheQueryRunsIsDeliveredOnce() async throws {
+        let records = (0..<10).map { index -> CKRecord in
+            let record = note("r\(index)")
+            record["rank"] = index
+            return record
+        }
+        _ = try await database.modifyRecordsInBatches(saving: records)
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        let server = self.server!
+        let operation = QueryAllOperation(database: database, query: query)
+        operation.resultsLimit = 5
+        let delivered = Captured<[String]>([])
+        operation.recordMatchedBlock = { recordID, _ in
+            delivered.value.append(recordID.recordName)
+            // Hold the next page until another device has moved r0 behind every other record.
+            if delivered.value.count == 5 { server.delayNextRequests(1, by: 10) }
+        }
+        let done = expectation(description: "finished")
+        operation.queryResultBlock = { _ in done.fulfill() }
+        let queries = server.requestLog.filter { $0.endpoint == .queryRecords }.count
+        OperationQueue().addOperation(operation)
+        while server.requestLog.filter({ $0.endpoint == .queryRecords }).count < queries + 2 { await Task.yield() }
+        let phone = server.container(identifier: identifier, account: "john").privateCloudDatabase
+        let moved = try await phone.record(for: CKRecord.ID(recordName: "r0"))
+        moved["rank"] = 100
+        try await phone.save(moved)
+        clock.advance(by: 10)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(delivered.value.count, Set(delivered.value).count, "each record once: \(delivered.value)")
+        XCTAssertEqual(Set(delivered.value).count, 10)
+    }
+
     func testWithoutARetryPolicyAFailedPageEndsTheQueryWithItsError() async throws {
         try await seedNotes(10)
         server.failNextRequests(1, with: .zoneBusy, retryAfter: 4)

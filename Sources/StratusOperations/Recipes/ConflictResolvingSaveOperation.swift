@@ -6,8 +6,9 @@ import StratusCore
 /// CloudKit has no such operation: its documentation asks apps to merge a conflicting change
 /// into the error's `serverRecord` and save that. For each record that conflicts, this
 /// operation calls ``merge`` with the server's record, the record it tried to save and the
-/// ancestor, and saves what the merge returns, up to ``maximumAttempts`` requests in all (a
-/// device that keeps losing the race gets the last conflict as its result). The default merge,
+/// ancestor, and saves what the merge returns, up to ``maximumAttempts`` requests in all, or
+/// the ``retry`` policy's attempts when that is more (a device that keeps losing the race gets
+/// the last conflict as its result). The default merge,
 /// ``RecordMerge/default``, applies the client's changed keys to the server's record and merges
 /// lists three ways. With a ``retry`` policy, transient failures are retried too.
 ///
@@ -44,13 +45,15 @@ public final class ConflictResolvingSaveOperation: ModifyRecipeOperation, @unche
         super.init(database: database, recordsToSave: recordsToSave, recordIDsToDelete: [])
     }
 
-    /// The merge of a conflict: ``RecordMerge/default`` unless set.
+    /// The merge of a conflict: ``RecordMerge/default`` unless set. Released (reset to the
+    /// default) once the operation finishes.
     public var merge: RecordConflictMerge {
         get { storedMerge.value }
         set { storedMerge.value = newValue }
     }
 
-    /// Requests in all, the first included: 5 unless set. Values below 1 count as 1.
+    /// Requests in all, the first included: 5 unless set, or the retry policy's attempts when
+    /// that is more. Values below 1 count as 1.
     public var maximumAttempts: Int {
         get { storedMaximumAttempts.value }
         set { storedMaximumAttempts.value = newValue }
@@ -60,6 +63,11 @@ public final class ConflictResolvingSaveOperation: ModifyRecipeOperation, @unche
     public var retry: RetryPolicy? {
         get { storedRetry.value }
         set { storedRetry.value = newValue }
+    }
+
+    override func releaseClosures() {
+        super.releaseClosures()
+        merge = RecordMerge.default
     }
 
     override func recipeOptions() -> ModifyRecipeOptions {

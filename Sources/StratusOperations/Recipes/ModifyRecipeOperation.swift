@@ -61,10 +61,15 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
     }
 
     /// Builds each request's `CKModifyRecordsOperation` from the items it sends (see
-    /// ``ModifyOperationFactory``): a plain operation unless set.
+    /// ``ModifyOperationFactory``): a plain operation unless set. Released (reset to a plain
+    /// operation) once the recipe finishes.
     public var makeOperation: ModifyOperationFactory {
         get { storedMakeOperation.value }
         set { storedMakeOperation.value = newValue }
+    }
+
+    override func releaseClosures() {
+        makeOperation = ModifyAttempt.plainOperation
     }
 
     // MARK: - Blocks

@@ -80,7 +80,13 @@ struct ModifyRecipeRun {
 
     private mutating func runSplit(_ all: ModifyBatch, splitting: BatchSplitting) async {
         let planner = BatchPlanner(splitting: splitting, savePolicy: options.savePolicy, isAtomic: options.isAtomic)
-        let (batches, refusals) = planner.plan(all)
+        // A record named twice fails every time it is named, as in one operation, rather than
+        // being saved by whichever request comes first.
+        let (unique, duplicates) = Self.separatingDuplicates(all)
+        for (recordID, batch) in duplicates {
+            settle(batch, with: CKError(.invalidArguments, message: "record '\(recordID.recordName)' appears \(batch.count) times in one modification; save or delete each record once"), byRequest: false)
+        }
+        let (batches, refusals) = planner.plan(unique)
         for refusal in refusals { settle(refusal.batch, with: refusal.error, byRequest: false) }
         var queue = batches
         while !queue.isEmpty {
@@ -98,6 +104,34 @@ struct ModifyRecipeRun {
                 settle(pending, with: error, byRequest: false)
             }
         }
+    }
+
+    /// The items whose record ID appears once, and the others grouped by ID.
+    private static func separatingDuplicates(_ batch: ModifyBatch) -> (unique: ModifyBatch, duplicates: [(CKRecord.ID, ModifyBatch)]) {
+        var counts: [CKRecord.ID: Int] = [:]
+        for recordID in batch.recordIDs { counts[recordID, default: 0] += 1 }
+        guard counts.values.contains(where: { $0 > 1 }) else { return (batch, []) }
+        var unique = ModifyBatch(isAtomic: batch.isAtomic)
+        var duplicates: [CKRecord.ID: ModifyBatch] = [:]
+        var order: [CKRecord.ID] = []
+        for item in batch.saves {
+            let recordID = item.record.recordID
+            if counts[recordID, default: 0] > 1 {
+                if duplicates[recordID] == nil { order.append(recordID) }
+                duplicates[recordID, default: ModifyBatch()].saves.append(item)
+            } else {
+                unique.saves.append(item)
+            }
+        }
+        for item in batch.deletes {
+            if counts[item.recordID, default: 0] > 1 {
+                if duplicates[item.recordID] == nil { order.append(item.recordID) }
+                duplicates[item.recordID, default: ModifyBatch()].deletes.append(item)
+            } else {
+                unique.deletes.append(item)
+            }
+        }
+        return (unique, order.compactMap { id in duplicates[id].map { (id, $0) } })
     }
 
     // MARK: - One request, retried
@@ -249,7 +283,7 @@ struct ModifyRecipeRun {
     /// retry-after among them, or the policy's backoff. False when cancelled.
     private mutating func wait(after attempt: Int, for errors: [CKError], retrying pending: ModifyBatch, policy: RetryPolicy) async -> Bool {
         retriesSoFar += 1
-        let loudest = errors.max { ($0.retryAfterSeconds ?? -1) < ($1.retryAfterSeconds ?? -1) } ?? errors[0]
+        guard let loudest = errors.max(by: { ($0.retryAfterSeconds ?? -1) < ($1.retryAfterSeconds ?? -1) }) else { return !Task.isCancelled }
         let recordIDs = pending.recordIDs
         if let accountError = errors.first(where: policy.waitsForAccountChange) {
             let event = RetryEvent(attempt: attempt, error: accountError, wait: .accountChange, recordIDs: recordIDs)

@@ -98,6 +98,10 @@ public class RecipeOperation: Operation, @unchecked Sendable {
     /// cancelled before it started.
     func reportCancellation() {}
 
+    /// Drops the closures the recipe was configured with (factories, merges), once it has
+    /// finished, so a closure that captures the operation does not keep it alive.
+    func releaseClosures() {}
+
     // MARK: - Finishing
 
     /// Releases the blocks and moves to finished, signalling `isExecuting` and then
@@ -110,6 +114,7 @@ public class RecipeOperation: Operation, @unchecked Sendable {
         }
         guard claimed else { return }
         blocks.releaseAll()
+        releaseClosures()
         willChangeValue(forKey: "isFinished")
         willChangeValue(forKey: "isExecuting")
         lock.withLock {

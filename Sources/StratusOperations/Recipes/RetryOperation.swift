@@ -32,7 +32,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     public let database: CKDatabase
     /// Which failures are retried, how often, and after which waits.
     public let policy: RetryPolicy
-    private let makeOperation: @Sendable (_ attempt: Int) -> any RetryableOperation
+    private let makeOperation: Locked<(@Sendable (_ attempt: Int) -> any RetryableOperation)?>
     private let storedAttempts = Locked(0)
 
     /// Creates the operation.
@@ -41,10 +41,11 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     ///   - database: The database the attempts run on.
     ///   - policy: Which failures are retried, how often and after which waits.
     ///   - makeOperation: Builds attempt number `attempt` (from 1): a new operation each call.
+    ///     Released once the operation finishes, so it may capture the operation.
     public init(database: CKDatabase, policy: RetryPolicy = RetryPolicy(), makeOperation: @escaping @Sendable (_ attempt: Int) -> any RetryableOperation) {
         self.database = database
         self.policy = policy
-        self.makeOperation = makeOperation
+        self.makeOperation = Locked(makeOperation)
         super.init()
     }
 
@@ -58,10 +59,18 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     }
 
     override func execute() async {
+        guard let makeOperation = makeOperation.value else {
+            retryResultBlock?(.failure(CKError(.internalError, message: "the retry's factory was released before it ran")))
+            return
+        }
         let run = RetryRun(database: database, policy: policy, makeOperation: makeOperation, appliesConvenienceSettings: false)
         let (result, attempts) = await run.run()
         storedAttempts.value = attempts
         retryResultBlock?(result)
+    }
+
+    override func releaseClosures() {
+        makeOperation.value = nil
     }
 
     override func reportCancellation() {

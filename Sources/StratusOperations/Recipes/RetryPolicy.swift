@@ -15,6 +15,11 @@ import StratusCore
 /// - `serverResponseLost`, only when ``isIdempotent`` is set: the server may have applied the
 ///   request, so sending it again must do no harm.
 ///
+/// A policy adds no timeout of its own: each attempt keeps its operation's
+/// `timeoutIntervalForRequest` (60 seconds unless set), so a retry never cuts short a request
+/// CloudKit would still let finish. A timed-out request fails with `networkFailure` and is
+/// retried like it.
+///
 /// Before a retry it waits the error's `retryAfterSeconds` when the error has one, else an
 /// exponential backoff (``initialBackoff`` doubled per retry, at most ``maximumBackoff``),
 /// shortened by a random share of up to ``jitter`` drawn from a generator seeded with
