@@ -1,4 +1,5 @@
 @_spi(Testing) import Stratus
+import Synchronization
 import XCTest
 import _StratusTestSupport
 
@@ -121,6 +122,42 @@ final class RecipeOperationTests: RecipeTestCase {
         XCTAssertNil(weakSave)
     }
 
+    func testRecipesCancelledAtRandomMomentsEachFinishExactlyOnce() async throws {
+        var generator = SeededGenerator(seed: 11)
+        let count = 60 * stressScale
+        let finals = Tally(count)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 8
+        server.failNextRequests(count / 3, with: .zoneBusy, retryAfter: 1)
+        var operations: [RecipeOperation] = []
+        for index in 0..<count {
+            let operation: RecipeOperation
+            switch index % 3 {
+            case 0:
+                let retry = RetryModifyRecordsOperation(database: database, recordsToSave: [note("s\(index)")], policy: drivingPolicy())
+                retry.modifyRecordsResultBlock = { _ in finals.bump(index) }
+                operation = retry
+            case 1:
+                let batch = BatchModifyOperation(database: database, recordsToSave: [note("b\(index)")], retry: drivingPolicy())
+                batch.modifyRecordsResultBlock = { _ in finals.bump(index) }
+                operation = batch
+            default:
+                let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)), retry: drivingPolicy())
+                query.queryResultBlock = { _ in finals.bump(index) }
+                operation = query
+            }
+            if Bool.random(using: &generator) { operation.cancel() }
+            operations.append(operation)
+            queue.addOperation(operation)
+            if Int.random(in: 0..<4, using: &generator) == 0 { operations.randomElement(using: &generator)?.cancel() }
+        }
+        for operation in operations.shuffled(using: &generator).prefix(count / 4) { operation.cancel() }
+        while !operations.allSatisfy(\.isFinished) { await Task.yield() }
+        XCTAssertEqual(finals.counts, Array(repeating: 1, count: count), "every recipe calls its final block exactly once")
+        let saved = server.recordedWrites.filter { !$0.isDeletion }
+        XCTAssertEqual(saved.count, Set(saved.map(\.recordID.recordName)).count, "no record is written twice")
+    }
+
     func testStartingTwiceIsIgnored() async throws {
         let operation = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
         let calls = Captured(0)
@@ -130,4 +167,19 @@ final class RecipeOperationTests: RecipeTestCase {
         while !operation.isFinished { await Task.yield() }
         XCTAssertEqual(calls.value, 1)
     }
+}
+
+/// Counts per index, bumped from any thread.
+private final class Tally: Sendable {
+    private let storage: Mutex<[Int]>
+
+    init(_ count: Int) {
+        storage = Mutex(Array(repeating: 0, count: count))
+    }
+
+    func bump(_ index: Int) {
+        storage.withLock { $0[index] += 1 }
+    }
+
+    var counts: [Int] { storage.withLock { $0 } }
 }
