@@ -158,6 +158,22 @@ final class RecipeOperationTests: RecipeTestCase {
         XCTAssertEqual(saved.count, Set(saved.map(\.recordID.recordName)).count, "no record is written twice")
     }
 
+    func testARecipeCancelledWhileItsDependencyIsUnfinishedFinishesAtOnceWithCancelled() async throws {
+        let blocker = BlockOperation {}
+        let operation = BatchModifyOperation(database: database, recordsToSave: [note("a")])
+        let outcome = Captured<Result<Void, any Error>?>(nil)
+        operation.modifyRecordsResultBlock = { outcome.value = $0 }
+        operation.addDependency(blocker)
+        let queue = OperationQueue()
+        queue.addOperation(operation)
+        operation.cancel()
+        while !operation.isFinished { await Task.yield() }
+        XCTAssertEqual(outcome.value?.failureCode, .operationCancelled)
+        XCTAssertFalse(blocker.isFinished, "the dependency is left alone")
+        XCTAssertTrue(server.recordedWrites.isEmpty)
+        queue.addOperation(blocker)
+    }
+
     func testStartingTwiceIsIgnored() async throws {
         let operation = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
         let calls = Captured(0)

@@ -82,10 +82,27 @@ public class RecipeOperation: Operation, @unchecked Sendable {
     /// Cancels the operation: the CloudKit operation in flight is cancelled, waits end, and
     /// the items not yet done get `operationCancelled`. The operation still finishes through
     /// its normal path, once.
+    ///
+    /// A cancelled operation does not wait for its dependencies, so, as `CKOperation` does, the
+    /// dependencies that have not finished are removed first (Foundation on Linux can crash
+    /// when such a dependency finishes after the cancelled operation is gone), with the
+    /// operation already marked cancelled, so one the removal makes ready starts cancelled.
     public override func cancel() {
+        cancelRequested.value = true
+        for dependency in dependencies where !dependency.isFinished {
+            removeDependency(dependency)
+        }
         super.cancel()
         let running = lock.withLock { task }
         running?.cancel()
+    }
+
+    /// Set by ``cancel()`` before Foundation's own flag, which it sets last.
+    private let cancelRequested = Locked(false)
+
+    /// Whether the operation was cancelled.
+    public override var isCancelled: Bool {
+        cancelRequested.value || super.isCancelled
     }
 
     // MARK: - Subclass hooks

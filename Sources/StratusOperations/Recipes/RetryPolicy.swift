@@ -9,7 +9,8 @@ import StratusCore
 /// - `networkUnavailable`, `networkFailure`, `serviceUnavailable`, `zoneBusy` and
 ///   `requestRateLimited`, always;
 /// - `accountTemporarilyUnavailable`, after `.CKAccountChanged` is posted for the container
-///   (or at once when the account is already usable again);
+///   (or at once when the account is already usable again); this wait has no time limit:
+///   cancel the recipe (or its task) to end it;
 /// - `notAuthenticated`, only when ``retriesNotAuthenticated`` is set, after `.CKAccountChanged`
 ///   (a sign-in);
 /// - `serverResponseLost`, only when ``isIdempotent`` is set: the server may have applied the
