@@ -227,6 +227,7 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual(log.all, ["run login", "save favourite operationCancelled", "delete gone operationCancelled", "final operationCancelled"],
                        "the developer check is cancelled by its failed condition; the save is stopped by its own")
         XCTAssertEqual(server.requestCount, 0)
+        queue.waitUntilAllOperationsAreFinished()
         let check = save.dependencies.first { $0.name == "check developer" }
         XCTAssertEqual(check?.isCancelled, true)
         guard let error = save.reportedErrors.first as? CKError else { return XCTFail("expected a CKError") }

@@ -215,3 +215,35 @@ extension XCTestCase {
         "\(Self.self).\(function).\(UUID().uuidString)"
     }
 }
+
+/// An asynchronous operation that ignores cancellation and finishes only when the test says.
+final class StubbornOperation: Operation, @unchecked Sendable {
+    private let state = Mutex<(executing: Bool, finished: Bool)>((false, false))
+    private let started: XCTestExpectation?
+
+    init(_ name: String, started: XCTestExpectation? = nil) {
+        self.started = started
+        super.init()
+        self.name = name
+    }
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { state.withLock { $0.executing } }
+    override var isFinished: Bool { state.withLock { $0.finished } }
+
+    override func start() {
+        willChangeValue(forKey: "isExecuting")
+        state.withLock { $0.executing = true }
+        didChangeValue(forKey: "isExecuting")
+        started?.fulfill()
+    }
+
+    /// Finishes the operation.
+    func release() {
+        willChangeValue(forKey: "isFinished")
+        willChangeValue(forKey: "isExecuting")
+        state.withLock { $0 = (false, true) }
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+}

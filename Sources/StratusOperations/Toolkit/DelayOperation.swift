@@ -103,11 +103,13 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
             lifecycle.transition(self, to: .finished)
             return
         }
-        OperationAttachment.operationDidStart(self)
+        // The deadline is fixed before observers hear the start, so a clock they move at once
+        // counts from it.
         let deadline = switch wait {
         case .interval(let interval): clock.now.addingTimeInterval(interval)
         case .date(let date): date
         }
+        OperationAttachment.operationDidStart(self)
         guard deadline > clock.now else {
             lifecycle.transition(self, to: .finished)
             return
@@ -116,8 +118,9 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
             guard let self else { return }
             self.lifecycle.transition(self, to: .finished)
         }
-        // A cancel that came while the timer was being set found no timer to stop.
-        if isCancelled {
+        // A cancel that came while the timer was being set found no timer to stop, and a clock
+        // that passed the deadline meanwhile would run the timer only at its next move.
+        if isCancelled || clock.now >= deadline {
             timer.value?.cancel()
             lifecycle.transition(self, to: .finished)
         }

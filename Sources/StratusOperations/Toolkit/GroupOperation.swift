@@ -146,7 +146,11 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
             Toolkit.warn("\(Toolkit.describe(operation)) was added to a GroupOperation that had finished; it is cancelled")
         }
         if mustCancel { Toolkit.cancel(operation) }
-        if tracked { Toolkit.whenFinished(operation) { self.childFinished(operation) } }
+        guard tracked else { return }
+        let counted: @Sendable () -> Void = { self.childFinished(operation) }
+        if OperationAttachment.find(operation)?.afterObserversHeardFinish(counted) != true {
+            Toolkit.whenFinished(operation, counted)
+        }
     }
 
     private func childFinished(_ operation: Operation) {

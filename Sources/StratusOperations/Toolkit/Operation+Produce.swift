@@ -19,9 +19,10 @@ extension Operation {
     ///
     /// The new operation goes on the queue this operation was added to through
     /// ``Foundation/OperationQueue/addOperation(_:conditions:observers:)`` (inside a
-    /// ``GroupOperation``, the group's, which then waits for it too). For an operation added
-    /// otherwise, it goes on `OperationQueue.current`, and failing that on a queue of
-    /// Stratus's own, with a warning.
+    /// ``GroupOperation``, the group's, which then waits for it too), or on the queue that
+    /// started it for a Stratus operation added otherwise (`CKDatabase.add(_:)`, a plain
+    /// `addOperation(_:)`). For any other operation it goes on `OperationQueue.current`, and
+    /// failing that on a queue of Stratus's own, with a warning.
     ///
     /// - Parameters:
     ///   - operation: The operation to run.

@@ -17,6 +17,10 @@ final class OperationAttachment: @unchecked Sendable {
     /// The queue the operation was added to.
     private(set) weak var queue: OperationQueue?
     let observers: [any OperationObserver]
+    /// Whether a finish watcher reports the operation's finish (see ``operationFinished(_:)``).
+    let watchesFinish: Bool
+    /// The toolkit's own work after the observers heard the finish (a group counting a child).
+    private var finishHandlers: [@Sendable () -> Void] = []
     /// The operation's key in the registry.
     private let key: ObjectIdentifier
     private let lock = NSLock()
@@ -24,7 +28,8 @@ final class OperationAttachment: @unchecked Sendable {
     private var finishWaiting = false
     private var storedTicket: ExclusivityTicket?
 
-    init(operation: Operation, queue: OperationQueue, observers: [any OperationObserver]) {
+    init(operation: Operation, queue: OperationQueue, observers: [any OperationObserver], watchesFinish: Bool) {
+        self.watchesFinish = watchesFinish
         self.operation = operation
         self.key = ObjectIdentifier(operation)
         self.queue = queue
@@ -65,10 +70,9 @@ final class OperationAttachment: @unchecked Sendable {
         for observer in observers { observer.operation(operation, didProduceOperation: newOperation) }
     }
 
-    /// Called once the operation is finished: frees its exclusivity categories, tells the
-    /// observers, and forgets the operation.
+    /// Called once the operation is finished: tells the observers, frees its exclusivity
+    /// categories, and forgets the operation.
     func operationFinished(_ operation: Operation) {
-        if let ticket { ExclusivityController.shared.release(ticket) }
         let deliverNow = lock.withLock {
             switch phase {
             case .starting:
@@ -88,7 +92,26 @@ final class OperationAttachment: @unchecked Sendable {
     private func deliverFinish(of operation: Operation) {
         let errors = (operation as? any OperationErrorReporting)?.reportedErrors ?? []
         for observer in observers { observer.operationDidFinish(operation, errors: errors) }
-        lock.withLock { phase = .finished }
+        let handlers = lock.withLock {
+            phase = .finished
+            defer { finishHandlers = [] }
+            return finishHandlers
+        }
+        // Only now may the next operation of the category start, and the group count the
+        // operation as done, so observers hear this finish before they hear what follows.
+        if let ticket { ExclusivityController.shared.release(ticket) }
+        for handler in handlers { handler() }
+    }
+
+    /// Runs `handler` once the observers have heard the finish; false, without keeping it, when
+    /// no watcher reports the finish or it has already been reported.
+    func afterObserversHeardFinish(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        guard watchesFinish else { return false }
+        return lock.withLock {
+            guard phase != .finished else { return false }
+            finishHandlers.append(handler)
+            return true
+        }
     }
 
     // MARK: - Registry
@@ -134,8 +157,15 @@ final class OperationAttachment: @unchecked Sendable {
     }
 
     /// Called by Stratus's own operations from `start()` once they know they will do their
-    /// work: tells the operation's observers, if it has any.
+    /// work: tells the operation's observers, if it has any. An operation added to its queue
+    /// without the toolkit is recorded with the queue starting it (`OperationQueue.current`
+    /// inside `start()`), so the operations it produces later, from blocks that run on no
+    /// queue, still go to its queue.
     static func operationDidStart(_ operation: Operation) {
-        find(operation)?.reportStart(of: operation)
+        if let attachment = find(operation) {
+            attachment.reportStart(of: operation)
+        } else if let queue = OperationQueue.current {
+            _ = register(OperationAttachment(operation: operation, queue: queue, observers: [], watchesFinish: false), for: operation)
+        }
     }
 }

@@ -55,12 +55,15 @@ extension OperationQueue {
             Toolkit.warn("\(Toolkit.describe(operation)) is \(operation.isFinished ? "finished" : "executing") and was not added again")
             return
         }
-        let attachment = OperationAttachment(operation: operation, queue: self, observers: observers)
+        // A group's children always get a watcher, so the group counts a child as done only
+        // after the child's observers heard its finish.
+        let watched = !conditions.isEmpty || !observers.isEmpty || self is GroupQueue
+        let attachment = OperationAttachment(operation: operation, queue: self, observers: observers, watchesFinish: watched)
         guard OperationAttachment.register(attachment, for: operation) else {
             Toolkit.warn("\(Toolkit.describe(operation)) was already added to a queue and was not added again")
             return
         }
-        guard !conditions.isEmpty || !observers.isEmpty else {
+        guard watched else {
             addOperation(operation)
             return
         }
@@ -92,7 +95,9 @@ extension OperationQueue {
 
         // 4. Observers hear the finish from an operation that depends on it.
         Toolkit.whenFinished(operation) { attachment.operationFinished(operation) }
-        Toolkit.queue.addOperation(evaluator)
+        // The operation goes on its queue first, so a group that cancels it as it arrives has
+        // done so before the evaluator looks at it.
         addOperation(operation)
+        Toolkit.queue.addOperation(evaluator)
     }
 }
