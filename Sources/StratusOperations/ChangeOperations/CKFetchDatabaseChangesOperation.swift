@@ -122,7 +122,7 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
             }
             switch response {
             case .failure(let error):
-                finish { self.deliverFinal(.failure(error)) }
+                finish(with: error) { self.deliverFinal(.failure(error)) }
                 return
             case .success(let batch):
                 let batchToken = CKServerChangeToken(bytes: Data(batch.token))
@@ -133,14 +133,14 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
                     if continues { self.changeTokenUpdatedBlock?(batchToken) }
                 }
                 if continues { continue }
-                finish { self.deliverFinal(.success((batchToken, fetchAll ? false : batch.moreComing))) }
+                finish(with: nil) { self.deliverFinal(.success((batchToken, fetchAll ? false : batch.moreComing))) }
                 return
             }
         }
     }
 
-    override func reportCancellation() {
-        deliverFinal(.failure(CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")))
+    override func reportFailure(_ error: CKError) {
+        deliverFinal(.failure(error))
     }
 
     // MARK: - Result mapping

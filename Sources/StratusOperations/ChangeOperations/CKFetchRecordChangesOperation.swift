@@ -88,7 +88,8 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
 
     override func run() async {
         guard let zoneID = recordZoneID else {
-            finish { self.fetchRecordChangesCompletionBlock?(nil, nil, CKError(.invalidArguments, message: "a CKFetchRecordChangesOperation needs a recordZoneID")) }
+            let error = CKError(.invalidArguments, message: "a CKFetchRecordChangesOperation needs a recordZoneID")
+            finish(with: error) { self.fetchRecordChangesCompletionBlock?(nil, nil, error) }
             return
         }
         let since = previousServerChangeToken.map { Array($0.bytes) }
@@ -98,10 +99,10 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
         }
         switch response {
         case .failure(let error):
-            finish { self.fetchRecordChangesCompletionBlock?(nil, nil, error) }
+            finish(with: error) { self.fetchRecordChangesCompletionBlock?(nil, nil, error) }
         case .success(let batch):
             storedMoreComing.value = batch.moreComing
-            finish {
+            finish(with: nil) {
                 if let changed = self.recordChangedBlock {
                     for record in batch.changed { changed(CKRecord(wire: record)) }
                 }
@@ -113,7 +114,7 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
         }
     }
 
-    override func reportCancellation() {
-        fetchRecordChangesCompletionBlock?(nil, nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        fetchRecordChangesCompletionBlock?(nil, nil, error)
     }
 }

@@ -213,7 +213,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
             }
         }
         let failure = stop ?? CKError.partialFailure(of: zoneErrors)
-        finish { self.deliverFinal(failure) }
+        finish(with: failure) { self.deliverFinal(failure) }
     }
 
     /// Whether a zone's failure leaves the other zones to fetch: the zone is gone or cannot
@@ -222,8 +222,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
         [.zoneNotFound, .userDeletedZone, .changeTokenExpired, .invalidArguments].contains(error.code)
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         for zoneID in zonesToFetch { deliverZoneResult(zoneID, .failure(error)) }
         deliverFinal(error)
     }

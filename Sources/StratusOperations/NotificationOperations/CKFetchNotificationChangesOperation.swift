@@ -113,13 +113,13 @@ public final class CKFetchNotificationChangesOperation: CKOperation, @unchecked 
                 guard let changed = self.notificationChangedBlock else { return }
                 notifications.forEach(changed)
             }
-            finish { self.fetchNotificationChangesCompletionBlock?(token, nil) }
+            finish(with: nil) { self.fetchNotificationChangesCompletionBlock?(token, nil) }
         case .failure(let error):
-            finish { self.fetchNotificationChangesCompletionBlock?(nil, error) }
+            finish(with: error) { self.fetchNotificationChangesCompletionBlock?(nil, error) }
         }
     }
 
-    override func reportCancellation() {
-        fetchNotificationChangesCompletionBlock?(nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        fetchNotificationChangesCompletionBlock?(nil, error)
     }
 }

@@ -64,7 +64,7 @@ public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sen
     override func run() async {
         let notificationIDs = self.notificationIDs ?? []
         guard !notificationIDs.isEmpty else {
-            finish { self.markNotificationsReadCompletionBlock?([], nil) }
+            finish(with: nil) { self.markNotificationsReadCompletionBlock?([], nil) }
             return
         }
         let values = notificationIDs.map(\.value)
@@ -85,14 +85,14 @@ public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sen
                 marked.append(notificationID)
             }
             let error = CKError.partialFailure(of: results)
-            finish { self.markNotificationsReadCompletionBlock?(marked, error) }
+            finish(with: error) { self.markNotificationsReadCompletionBlock?(marked, error) }
         case .failure(let error):
-            finish { self.markNotificationsReadCompletionBlock?(nil, error) }
+            finish(with: error) { self.markNotificationsReadCompletionBlock?(nil, error) }
         }
     }
 
-    override func reportCancellation() {
-        markNotificationsReadCompletionBlock?(nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        markNotificationsReadCompletionBlock?(nil, error)
     }
 }
 

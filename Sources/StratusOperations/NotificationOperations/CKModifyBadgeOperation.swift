@@ -60,13 +60,13 @@ public final class CKModifyBadgeOperation: CKOperation, @unchecked Sendable {
         }
         switch response {
         case .success:
-            finish { self.modifyBadgeCompletionBlock?(nil) }
+            finish(with: nil) { self.modifyBadgeCompletionBlock?(nil) }
         case .failure(let error):
-            finish { self.modifyBadgeCompletionBlock?(error) }
+            finish(with: error) { self.modifyBadgeCompletionBlock?(error) }
         }
     }
 
-    override func reportCancellation() {
-        modifyBadgeCompletionBlock?(CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        modifyBadgeCompletionBlock?(error)
     }
 }

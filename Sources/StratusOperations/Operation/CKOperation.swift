@@ -19,7 +19,10 @@ import StratusWire
 ///   called and is dropped at once;
 /// - cancelling takes effect between requests: cancelled before its request is sent, an
 ///   operation sends nothing and reports `operationCancelled` to every item and its final
-///   block; a request already sent reports the server's real results.
+///   block; a request already sent reports the server's real results;
+/// - added with conditions (``OperationQueue/addOperation(_:conditions:observers:)``), an
+///   operation whose condition fails sends nothing and reports that condition's error to every
+///   item and its final block, as cancellation does (see ``OperationErrorReporting``).
 ///
 /// Requests time out on the service's clock: a request that takes longer than
 /// `configuration.timeoutIntervalForRequest`, or an operation that takes longer than
@@ -52,6 +55,10 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// Every block of the operation and its subclass, each under its property's name; all are
     /// released once the final block has returned.
     let blocks = OperationBlocks()
+    /// The error of the condition that stopped the operation before it started, if one did.
+    let conditionFailure = Locked<CKError?>(nil)
+    /// The error the final block was given, set before the operation is finished.
+    let finishedError = Locked<CKError?>(nil)
 
     /// Creates an operation with a fresh configuration.
     public override init() {
@@ -156,6 +163,8 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// another queue after the cancelled operation has already finished and gone. After
     /// `cancel()`, ``dependencies`` lists only the dependencies that had finished.
     public override func cancel() {
+        // A finished operation stays as it finished (a late timeout must not mark it cancelled).
+        if isFinished { return }
         // Cancelled first, so an operation the removal makes ready starts as cancelled.
         cancelRequested.value = true
         for dependency in dependencies where !dependency.isFinished {
@@ -208,9 +217,15 @@ public class CKOperation: Operation, @unchecked Sendable {
             resourceDeadline.value = database.service.clock.now.addingTimeInterval(timeout)
         }
         if isCancelled {
-            finish { self.reportCancellation() }
+            let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+            finish(with: error) { self.reportFailure(error) }
             return
         }
+        if let error = conditionFailure.value {
+            finish(with: error) { self.reportFailure(error) }
+            return
+        }
+        OperationAttachment.operationDidStart(self)
         if resolvedConfiguration.isLongLived {
             LongLivedOperations.register(self)
             deliver {
@@ -237,11 +252,13 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// Does the operation's work: its requests, its per-item blocks, and, through
     /// ``finish(_:)``, its final block. Subclasses override it.
     func run() async {
-        finish {}
+        finish(with: nil) {}
     }
 
-    /// Reports `operationCancelled` to every item and the final block. Subclasses override it.
-    func reportCancellation() {}
+    /// Reports `error` to every item and the final block, for an operation that sends nothing:
+    /// `operationCancelled` when it was cancelled before it started, or the error of a
+    /// condition that failed. Subclasses override it. Runs on the callback queue.
+    func reportFailure(_ error: CKError) {}
 
     // MARK: - Callbacks
 
@@ -252,8 +269,11 @@ public class CKOperation: Operation, @unchecked Sendable {
     }
 
     /// Runs the final block(s) in `body` on the callback queue, then finishes the operation.
-    func finish(_ body: @escaping () -> Void) {
+    /// `error` is the error the final block reports (nil for success); ``reportedErrors`` lists
+    /// it once the operation is finished.
+    func finish(with error: CKError?, _ body: @escaping () -> Void) {
         guard transition(to: .finishing) else { return }
+        finishedError.value = error
         let box = UncheckedBox(value: body)
         let queue = callbackQueue
         queue.async {

@@ -148,14 +148,14 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
         }
     }
 
-    override func reportCancellation() {
-        deliverResults([], cursor: nil, failure: CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        deliverResults([], cursor: nil, failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {
-        finish { self.deliverResults(records, cursor: cursor, failure: failure) }
+        finish(with: failure) { self.deliverResults(records, cursor: cursor, failure: failure) }
     }
 
     private func deliverResults(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {

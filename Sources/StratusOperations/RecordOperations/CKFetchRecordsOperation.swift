@@ -113,15 +113,14 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
         }
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         deliverResults((recordIDs ?? []).map { ($0, .failure(error)) }, failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)], failure: CKError?) {
-        finish { self.deliverResults(results, failure: failure) }
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
     }
 
     /// Calls the per-record blocks in order, then the final block. Runs on the callback queue.

@@ -151,12 +151,11 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
                 failure = error
             }
         }
-        finish { self.deliver(plan, failure: failure) }
+        finish(with: failure) { self.deliver(plan, failure: failure) }
     }
 
-    override func reportCancellation() {
+    override func reportFailure(_ error: CKError) {
         var plan = makePlan()
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
         plan.record(error)
         deliver(plan, failure: error)
     }

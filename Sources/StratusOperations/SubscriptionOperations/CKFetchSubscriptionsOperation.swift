@@ -98,15 +98,14 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
         }
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         deliverResults((subscriptionIDs ?? []).map { ($0, .failure(error)) }, failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
-        finish { self.deliverResults(results, failure: failure) }
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
     }
 
     private func deliverResults(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {

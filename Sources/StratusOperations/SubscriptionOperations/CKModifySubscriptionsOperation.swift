@@ -116,8 +116,7 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
         return CKError(.internalError, message: "no client error")
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         deliverResults(
             (subscriptionsToSave ?? []).map { ($0.subscriptionID, .failure(error)) },
             (subscriptionIDsToDelete ?? []).map { ($0, .failure(error)) },
@@ -132,7 +131,7 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
         _ deletes: [(CKSubscription.ID, Result<Void, any Error>)],
         failure: CKError?
     ) {
-        finish { self.deliverResults(saves, deletes, failure: failure) }
+        finish(with: failure) { self.deliverResults(saves, deletes, failure: failure) }
     }
 
     private func deliverResults(

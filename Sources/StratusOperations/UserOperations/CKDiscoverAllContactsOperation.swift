@@ -35,13 +35,13 @@ public final class CKDiscoverAllContactsOperation: CKOperation, @unchecked Senda
         switch response {
         case .success(let response):
             let userInfos = response.identities.map { CKDiscoveredUserInfo(identity: CKUserIdentity(wire: $0)) }
-            finish { self.discoverAllContactsCompletionBlock?(userInfos, nil) }
+            finish(with: nil) { self.discoverAllContactsCompletionBlock?(userInfos, nil) }
         case .failure(let error):
-            finish { self.discoverAllContactsCompletionBlock?(nil, error) }
+            finish(with: error) { self.discoverAllContactsCompletionBlock?(nil, error) }
         }
     }
 
-    override func reportCancellation() {
-        discoverAllContactsCompletionBlock?(nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        discoverAllContactsCompletionBlock?(nil, error)
     }
 }

@@ -65,14 +65,14 @@ public final class CKDiscoverAllUserIdentitiesOperation: CKOperation, @unchecked
         }
     }
 
-    override func reportCancellation() {
-        deliverResults([], failure: CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        deliverResults([], failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ identities: [CKUserIdentity], failure: CKError?) {
-        finish { self.deliverResults(identities, failure: failure) }
+        finish(with: failure) { self.deliverResults(identities, failure: failure) }
     }
 
     /// Calls the per-user block in order, then the final block. Runs on the callback queue.

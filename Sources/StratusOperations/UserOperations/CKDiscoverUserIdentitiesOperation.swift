@@ -89,14 +89,14 @@ public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Se
         }
     }
 
-    override func reportCancellation() {
-        deliverResults([], failure: CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        deliverResults([], failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ found: [(CKUserIdentity, CKUserIdentity.LookupInfo)], failure: CKError?) {
-        finish { self.deliverResults(found, failure: failure) }
+        finish(with: failure) { self.deliverResults(found, failure: failure) }
     }
 
     /// Calls the per-user block in order, then the final block. Runs on the callback queue.

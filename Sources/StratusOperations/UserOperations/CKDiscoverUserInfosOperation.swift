@@ -56,7 +56,7 @@ public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendabl
         let emails = emailAddresses ?? []
         let recordIDs = userRecordIDs ?? []
         guard !emails.isEmpty || !recordIDs.isEmpty else {
-            finish { self.discoverUserInfosCompletionBlock?([:], [:], nil) }
+            finish(with: nil) { self.discoverUserInfosCompletionBlock?([:], [:], nil) }
             return
         }
         let infos = emails.map { WireUserLookupInfo(emailAddress: $0) } + recordIDs.map { WireUserLookupInfo(userRecordID: $0.wireValue) }
@@ -76,13 +76,13 @@ public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendabl
                     byRecordID[recordIDs[index - emails.count]] = userInfo
                 }
             }
-            finish { self.discoverUserInfosCompletionBlock?(byEmail, byRecordID, nil) }
+            finish(with: nil) { self.discoverUserInfosCompletionBlock?(byEmail, byRecordID, nil) }
         case .failure(let error):
-            finish { self.discoverUserInfosCompletionBlock?(nil, nil, error) }
+            finish(with: error) { self.discoverUserInfosCompletionBlock?(nil, nil, error) }
         }
     }
 
-    override func reportCancellation() {
-        discoverUserInfosCompletionBlock?(nil, nil, CKError(.operationCancelled, message: "the operation was cancelled before its request was sent"))
+    override func reportFailure(_ error: CKError) {
+        discoverUserInfosCompletionBlock?(nil, nil, error)
     }
 }

@@ -93,15 +93,14 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
         }
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         deliverResults((recordZoneIDs ?? []).map { ($0, .failure(error)) }, failure: error)
     }
 
     // MARK: - Result mapping
 
     private func report(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
-        finish { self.deliverResults(results, failure: failure) }
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
     }
 
     private func deliverResults(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {

@@ -98,8 +98,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         }
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
+    override func reportFailure(_ error: CKError) {
         deliverResults(
             (recordZonesToSave ?? []).map { ($0.zoneID, .failure(error)) },
             (recordZoneIDsToDelete ?? []).map { ($0, .failure(error)) },
@@ -114,7 +113,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
         failure: CKError?
     ) {
-        finish { self.deliverResults(saves, deletes, failure: failure) }
+        finish(with: failure) { self.deliverResults(saves, deletes, failure: failure) }
     }
 
     private func deliverResults(

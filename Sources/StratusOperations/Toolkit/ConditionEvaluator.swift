@@ -1,0 +1,118 @@
+import Foundation
+import StratusCore
+
+/// The hidden operation that evaluates an operation's conditions: the operation depends on it,
+/// and it depends on everything the operation depended on when it was added, so it runs once
+/// those have finished, and the operation becomes ready only once it has finished. Readiness is
+/// never overridden.
+///
+/// When the conditions pass, it claims the operation's exclusivity categories and finishes
+/// once they are granted. When one fails, it tells the operation (an
+/// ``OperationErrorReporting`` operation hears the error; any other operation is cancelled)
+/// before it finishes, so the operation sees the failure when it starts.
+///
+/// It holds the operation until it has finished, because on Linux a dependency that finishes
+/// after its dependent has been freed touches freed memory (a cancelled operation finishes
+/// without waiting for this one). It cannot be cancelled: it is bookkeeping, not work.
+final class ConditionEvaluator: Operation, @unchecked Sendable {
+    private let target: Locked<Operation?>
+    private let conditions: [any OperationCondition]
+    private let attachment: OperationAttachment
+    private let lifecycle = AsyncLifecycle()
+
+    init(for operation: Operation, conditions: [any OperationCondition], attachment: OperationAttachment) {
+        target = Locked(operation)
+        self.conditions = conditions
+        self.attachment = attachment
+        super.init()
+        name = "stratus.toolkit.conditions(\(Toolkit.describe(operation)))"
+    }
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { lifecycle.isExecuting }
+    override var isFinished: Bool { lifecycle.isFinished }
+
+    /// Does nothing: the evaluator is the toolkit's bookkeeping and always runs to the end.
+    /// Cancel the operation instead.
+    override func cancel() {}
+
+    override func start() {
+        guard lifecycle.transition(self, to: .executing) else { return }
+        guard let operation = target.value, !operation.isCancelled, !operation.isFinished else {
+            stopWithoutRunning()
+            return
+        }
+        guard !conditions.isEmpty else {
+            release(operation)
+            return
+        }
+        let conditions = self.conditions
+        Task {
+            let results = await withTaskGroup(of: (Int, OperationConditionResult).self) { group in
+                for (index, condition) in conditions.enumerated() {
+                    group.addTask { (index, await condition.evaluate(for: operation)) }
+                }
+                var results = [OperationConditionResult](repeating: .satisfied, count: conditions.count)
+                for await (index, result) in group { results[index] = result }
+                return results
+            }
+            self.decide(results, for: operation)
+        }
+    }
+
+    private func decide(_ results: [OperationConditionResult], for operation: Operation) {
+        if operation.isCancelled || operation.isFinished {
+            stopWithoutRunning()
+            return
+        }
+        for result in results {
+            if case .failed(let error) = result {
+                fail(operation, with: error)
+                return
+            }
+        }
+        release(operation)
+    }
+
+    /// Lets the operation run, once its exclusivity categories are granted.
+    private func release(_ operation: Operation) {
+        guard let ticket = attachment.ticket else {
+            reportStartIfNeeded(operation)
+            finishEvaluation()
+            return
+        }
+        ExclusivityController.shared.claim(ticket) { granted in
+            if granted { self.reportStartIfNeeded(operation) }
+            self.finishEvaluation()
+        }
+    }
+
+    /// For an operation that does not report its own start, this is the last moment Stratus
+    /// sees before it runs.
+    private func reportStartIfNeeded(_ operation: Operation) {
+        guard !(operation is any StartReporting), !operation.isCancelled else { return }
+        attachment.reportStart(of: operation)
+    }
+
+    private func fail(_ operation: Operation, with error: any Error) {
+        if let ticket = attachment.ticket { ExclusivityController.shared.release(ticket) }
+        if let reporting = operation as? any OperationErrorReporting {
+            reporting.conditionDidFail(with: error)
+        } else {
+            Toolkit.cancel(operation)
+        }
+        finishEvaluation()
+    }
+
+    /// The operation was cancelled (or finished) meanwhile: give up its categories and finish.
+    private func stopWithoutRunning() {
+        if let ticket = attachment.ticket { ExclusivityController.shared.release(ticket) }
+        finishEvaluation()
+    }
+
+    private func finishEvaluation() {
+        lifecycle.transition(self, to: .finished)
+        // Only now, once Foundation is done with this operation's dependents, let go of it.
+        target.value = nil
+    }
+}
