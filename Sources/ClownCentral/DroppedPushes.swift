@@ -1,6 +1,5 @@
 import Foundation
 import Stratus
-import Synchronization
 
 /// The dropped-push story of the CloudKit talks: pushes are best effort. John's laptop watches
 /// his Notes zone with a zone subscription and silent pushes; it is offline while his phone
@@ -108,12 +107,4 @@ extension DroppedPushes: CollectionReading {
         }
         return (ids.count, marked)
     }
-}
-
-/// Values collected from a push handler or an operation's block, on their threads.
-private final class Collected<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-    var values: [Value] { storage.withLock { $0 } }
 }
