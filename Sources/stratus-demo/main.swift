@@ -5,8 +5,9 @@ import Stratus
 // The Stratus demo: the Clown Central story and photo browsing of WWDC 2014's "Advanced
 // CloudKit" and the photo upload of WWDC 2015's "CloudKit Tips and Tricks", on an embedded
 // server; a second device keeping a cache of notes through zone changes; a laptop that missed
-// pushes while offline and recovers through the notification collection; then a look at the
-// value model.
+// pushes while offline and recovers through the notification collection; the app start-up
+// graph of WWDC 2015's "Advanced NSOperations" with the retry and batch-splitting recipes;
+// then a look at the value model.
 
 let server = CloudServer(clock: ManualClock())
 let report = try await ClownCentral.run(on: server) { print("• \($0)") }
@@ -24,6 +25,9 @@ _ = try await NotesSync.run(on: server) { print("• \($0)") }
 
 print("")
 _ = try await DroppedPushes.run(on: server) { print("• \($0)") }
+
+print("")
+_ = try await AppStartup.run(on: server) { print("• \($0)") }
 
 print("")
 print("The value model, as CloudKit code uses it:")

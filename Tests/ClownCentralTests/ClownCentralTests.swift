@@ -75,3 +75,28 @@ final class DroppedPushesTests: XCTestCase {
         XCTAssertEqual(narration.count, 5)
     }
 }
+
+/// The demo's app start-up graph and recipes, checked.
+final class AppStartupTests: XCTestCase {
+    func testTheStartupGraphRunsInOrderAndTheRecipesRecover() async throws {
+        let server = CloudServer(clock: ManualClock())
+        var narration: [String] = []
+        let report = try await AppStartup.run(on: server) { narration.append($0) }
+        let order = report.finished
+        XCTAssertEqual(Set(order), ["settings", "version check", "news", "schedule", "favourites", "feedback", "videos", "save"])
+        let position = { (step: String) in order.firstIndex(of: step) ?? -1 }
+        XCTAssertLessThan(position("settings"), position("version check"))
+        for step in ["news", "schedule"] { XCTAssertLessThan(position("version check"), position(step)) }
+        for step in ["favourites", "feedback", "videos"] {
+            XCTAssertLessThan(max(position("news"), position("schedule")), position(step))
+            XCTAssertLessThan(position(step), position("save"))
+        }
+        XCTAssertEqual(report.news, 5)
+        XCTAssertEqual(report.sessions, 12)
+        XCTAssertEqual(report.favouritesSaved, 3)
+        XCTAssertEqual(report.favouriteRetries, 2, "zoneBusy twice, then saved")
+        XCTAssertEqual(report.photosSaved, 1_000)
+        XCTAssertEqual(report.photoRequests, 3, "1,000 photos of 4 KB: 400, 400 and 200")
+        XCTAssertEqual(narration.count, 5)
+    }
+}
