@@ -223,4 +223,54 @@ final class ToolkitExclusivityTests: OperationTestCase {
         XCTAssertEqual(log.all.count, 4)
         XCTAssertEqual(childObserver.maxConcurrent, 1)
     }
+
+    func testALockOrderInversionBetweenGroupsIsRefusedInsteadOfWaitingForever() {
+        // One running group holds A and gets a child needing B; the other holds B and gets a
+        // child needing A. The claim that closes the cycle is refused with an error.
+        let (a, b) = (uniqueCategory() + "a", uniqueCategory() + "b")
+        let queue = OperationQueue()
+        let started = [expectation(description: "first group running"), expectation(description: "second group running")]
+        let holders = started.enumerated().map { StubbornOperation("holder \($0.offset)", started: $0.element) }
+        let groups = holders.map { GroupOperation(operations: [$0]) }
+        let finished = expectation(description: "both groups finished")
+        finished.expectedFulfillmentCount = 2
+        let observer = BlockObserver(finishHandler: { _, _ in finished.fulfill() })
+        queue.addOperation(groups[0], conditions: [MutuallyExclusive(a)], observers: [observer])
+        queue.addOperation(groups[1], conditions: [MutuallyExclusive(b)], observers: [observer])
+        wait(for: started, timeout: 10)
+        let children = [DelayOperation(interval: 0, clock: clock), DelayOperation(interval: 0, clock: clock)]
+        children[0].name = "needs B"
+        children[1].name = "needs A"
+        groups[0].addOperation(children[0], conditions: [MutuallyExclusive(b)])
+        groups[1].addOperation(children[1], conditions: [MutuallyExclusive(a)])
+        holders.forEach { $0.release() }
+        wait(for: [finished], timeout: 10)
+        let refused = children.filter { !$0.reportedErrors.isEmpty }
+        XCTAssertEqual(refused.count, 1, "exactly one claim closes the cycle")
+        XCTAssertTrue(children.allSatisfy(\.isFinished))
+        guard let error = refused.first?.reportedErrors.first as? OperationConditionError else { return XCTFail("expected a condition error") }
+        XCTAssertTrue(error.reason.contains("would never end"), error.reason)
+        XCTAssertTrue(error.conditionName.hasPrefix("MutuallyExclusive"), error.conditionName)
+        XCTAssertEqual(groups.flatMap(\.reportedErrors).count, 1, "its group reports it")
+    }
+
+    func testTwoGroupsWhoseChildrenNeedEachOthersCategoriesTakeTurns() {
+        // A group with categories runs as one operation and holds its children's categories
+        // too, so the crossed needs of these two groups never meet.
+        let (a, b) = (uniqueCategory() + "a", uniqueCategory() + "b")
+        let queue = OperationQueue()
+        let log = EventLog()
+        let first = GroupOperation(operations: [])
+        first.addOperation(RecordingOperation("first's child", log: log), conditions: [MutuallyExclusive(b)])
+        let second = GroupOperation(operations: [])
+        second.addOperation(RecordingOperation("second's child", log: log), conditions: [MutuallyExclusive(a)])
+        let finished = expectation(description: "both groups finished")
+        finished.expectedFulfillmentCount = 2
+        let observer = BlockObserver(finishHandler: { _, _ in finished.fulfill() })
+        queue.addOperation(first, conditions: [MutuallyExclusive(a)], observers: [observer])
+        queue.addOperation(second, conditions: [MutuallyExclusive(b)], observers: [observer])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(log.all, ["run first's child", "run second's child"], "neither child was refused; the groups took turns")
+        XCTAssertTrue(first.reportedErrors.isEmpty && second.reportedErrors.isEmpty)
+    }
 }

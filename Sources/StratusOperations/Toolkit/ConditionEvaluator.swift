@@ -81,9 +81,17 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
             finishEvaluation()
             return
         }
-        ExclusivityController.shared.claim(ticket) { granted in
-            if granted { self.reportStartIfNeeded(operation) }
-            self.finishEvaluation()
+        ExclusivityController.shared.claim(ticket) { outcome in
+            switch outcome {
+            case .granted:
+                self.reportStartIfNeeded(operation)
+                self.finishEvaluation()
+            case .withdrawn:
+                self.finishEvaluation()
+            case .refused(let reason):
+                let categories = ticket.categories.sorted().joined(separator: ", ")
+                self.fail(operation, with: OperationConditionError(conditionName: "MutuallyExclusive(\(categories))", reason: reason))
+            }
         }
     }
 

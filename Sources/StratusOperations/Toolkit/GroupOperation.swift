@@ -26,7 +26,11 @@ import Foundation
 ///   ``operationDidFinish(_:withErrors:)``), after that of a condition that stopped the group;
 /// - cancelling it cancels every child, and any child added afterwards is cancelled as it is
 ///   added; it then finishes once the cancelled children have finished;
-/// - a condition that stops the group stops its children the same way.
+/// - a condition that stops the group stops its children the same way;
+/// - added with ``MutuallyExclusive`` conditions, it holds their categories for its whole run,
+///   and also those its children (added before the group itself was added) need: a group runs
+///   as one operation, so two groups whose children need each other's categories take turns.
+///   Inside, children of those categories take turns among themselves.
 ///
 /// Subclass it to build an operation out of others, as the talk does; a subclass restates
 /// `@unchecked Sendable`.
@@ -173,6 +177,30 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
 
     // MARK: - Exclusivity scoping
 
+    /// The children the group waits for now: those not yet handed to its queue, and those on
+    /// it that have not finished.
+    var unfinishedChildren: [Operation] {
+        state.withValue { state in state.buffered.map(\.operation) + Array(state.live.values) }
+    }
+
+    /// The exclusivity categories of the children added before the group was added to its
+    /// queue, and of theirs: the group holds them for its whole run, so that two groups whose
+    /// children need each other's categories take turns instead of waiting for each other.
+    var categoriesOfBufferedChildren: Set<String> {
+        let buffered = state.withValue { $0.buffered }
+        var categories = Set<String>()
+        for child in buffered {
+            categories.formUnion(child.conditions.compactMap(\.mutualExclusivityCategory))
+            if let group = child.operation as? GroupOperation { categories.formUnion(group.categoriesOfBufferedChildren) }
+        }
+        return categories
+    }
+
+    /// The group this group runs inside, if it is a child of one.
+    var enclosingGroup: GroupOperation? {
+        state.withValue { $0.parent }
+    }
+
     /// Records the categories the group holds, so its children's categories of the same name
     /// are scoped to it instead of waiting for it forever.
     func holdCategories(_ categories: Set<String>, inside parent: GroupOperation?) {
@@ -228,10 +256,11 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
         }
         let stopped = isCancelled || state.withValue { $0.conditionError != nil }
         if !stopped { OperationAttachment.operationDidStart(self) }
+        // The children stay listed as buffered until each is on the queue, so whoever looks at
+        // what the group waits for meanwhile (the exclusivity order) sees every one of them.
         let buffered = state.withValue { state in
             state.started = true
             state.flushing = true
-            defer { state.buffered = [] }
             return state.buffered
         }
         // A stopped group still hands its children to the queue, cancelled, so each finishes
@@ -240,6 +269,7 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
             childQueue.addOperation(child.operation, conditions: child.conditions, observers: child.observers)
         }
         let finishNow = state.withValue { state in
+            state.buffered = []
             state.flushing = false
             return Self.claimFinish(&state)
         }

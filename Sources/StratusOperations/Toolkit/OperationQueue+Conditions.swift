@@ -35,7 +35,9 @@ extension OperationQueue {
     /// `operationCancelled`), gives up its categories, and its observers hear the finish once.
     ///
     /// - Important: Add an operation's dependencies before adding it: dependencies added
-    ///   afterwards are not waited for by its conditions. Like `addOperation(_:)`, an
+    ///   afterwards are not waited for by its conditions, and mutual exclusivity cannot order
+    ///   around them (an operation holding a category while it waits for a later one that
+    ///   needs the same category waits forever, as a lock taken twice does). Like `addOperation(_:)`, an
     ///   operation can be added only once; adding it again, or adding one that has started,
     ///   is refused with a warning.
     ///
@@ -82,13 +84,16 @@ extension OperationQueue {
         operation.addDependency(evaluator)
 
         // 3. Exclusivity, once the graph the operation waits for is complete.
-        let categories = Set(conditions.compactMap(\.mutualExclusivityCategory))
+        var categories = Set(conditions.compactMap(\.mutualExclusivityCategory))
+        let enclosingGroup = (self as? GroupQueue)?.group
+        if let group = operation as? GroupOperation {
+            // A group with categories runs as one operation: it takes its children's too.
+            if !categories.isEmpty { categories.formUnion(group.categoriesOfBufferedChildren) }
+            group.holdCategories(categories, inside: enclosingGroup)
+        }
         if !categories.isEmpty {
-            let scoped = (self as? GroupQueue)?.group?.scope(categories) ?? categories
-            if let group = operation as? GroupOperation {
-                group.holdCategories(categories, inside: (self as? GroupQueue)?.group)
-            }
-            let ticket = ExclusivityTicket(operation: operation, categories: scoped)
+            let scoped = enclosingGroup?.scope(categories) ?? categories
+            let ticket = ExclusivityTicket(operation: operation, categories: scoped, enclosingGroup: enclosingGroup)
             attachment.ticket = ticket
             ExclusivityController.shared.enqueue(ticket)
         }
