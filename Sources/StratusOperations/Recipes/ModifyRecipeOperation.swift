@@ -111,8 +111,7 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
         deliver(await run.run())
     }
 
-    override func reportCancellation() {
-        let error = CKError(.operationCancelled, message: "the operation was cancelled before it started")
+    override func reportFailure(_ error: CKError) {
         let saves = recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }
         let deletes = recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }
         deliver(ModifyRecipeOutcome(saves: saves, deletes: deletes, failure: saves.isEmpty && deletes.isEmpty ? nil : error))
@@ -125,6 +124,8 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
         if let perDelete = perRecordDeleteBlock {
             for (recordID, result) in outcome.deletes { perDelete(recordID, result) }
         }
-        modifyRecordsResultBlock?(outcome.failure.map { .failure($0) } ?? .success(()))
+        let result: Result<Void, any Error> = outcome.failure.map { .failure($0) } ?? .success(())
+        noteFinalResult(result)
+        modifyRecordsResultBlock?(result)
     }
 }

@@ -88,10 +88,13 @@ public final class QueryAllOperation: RecipeOperation, @unchecked Sendable {
         )
         let matched = recordMatchedBlock
         let failure = await run.run { recordID, result in matched?(recordID, result) }
-        queryResultBlock?(failure.map { .failure($0) } ?? .success(()))
+        let result: Result<Void, any Error> = failure.map { .failure($0) } ?? .success(())
+        noteFinalResult(result)
+        queryResultBlock?(result)
     }
 
-    override func reportCancellation() {
-        queryResultBlock?(.failure(CKError(.operationCancelled, message: "the operation was cancelled before it started")))
+    override func reportFailure(_ error: CKError) {
+        noteFinalResult(.failure(error))
+        queryResultBlock?(.failure(error))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 import StratusWire
 
 /// The base class of Stratus's CloudKit recipes as operations: ``RetryOperation``,
@@ -21,7 +22,7 @@ import StratusWire
 ///   that capture the operation do not keep it alive.
 ///
 /// You do not subclass it; use one of the recipes.
-public class RecipeOperation: Operation, @unchecked Sendable {
+public class RecipeOperation: Operation, OperationErrorReporting, @unchecked Sendable {
     private enum State {
         case initialized, executing, finished
     }
@@ -62,8 +63,8 @@ public class RecipeOperation: Operation, @unchecked Sendable {
             runtimeWarning("\(type(of: self)) was started twice; the second start is ignored")
             return
         }
-        if isCancelled {
-            reportCancellation()
+        if let failure = conditionFailure.value ?? (isCancelled ? CKError(.operationCancelled, message: "the operation was cancelled before it started") : nil) {
+            reportFailure(failure)
             finish()
             return
         }
@@ -111,9 +112,40 @@ public class RecipeOperation: Operation, @unchecked Sendable {
     /// cancellation follows ``cancel()``.
     func execute() async {}
 
-    /// Reports `operationCancelled` to every item and the final block, for an operation
-    /// cancelled before it started.
-    func reportCancellation() {}
+    /// Reports `error` to every item and the final block, for an operation that never ran:
+    /// `operationCancelled` when it was cancelled before it started, or the error of a
+    /// condition that stopped it.
+    func reportFailure(_ error: CKError) {}
+
+    /// Notes the error the final block reported, for ``reportedErrors``; subclasses call it
+    /// from their final delivery.
+    func noteFinalResult(_ result: Result<Void, any Error>) {
+        if case .failure(let error) = result { finishedError.value = error }
+    }
+
+    // MARK: - Error reporting
+
+    private let conditionFailure = Locked<CKError?>(nil)
+    private let finishedError = Locked<(any Error)?>(nil)
+
+    /// Stops the recipe before it sends anything: when it starts, it reports `error` to every
+    /// item and its final block, as cancellation reports `operationCancelled`.
+    ///
+    /// - SeeAlso: ``OperationErrorReporting/conditionDidFail(with:)``
+    public func conditionDidFail(with error: any Error) {
+        let reported = CKError.reporting(conditionFailure: error)
+        conditionFailure.withValue { stored in
+            if stored == nil { stored = reported }
+        }
+    }
+
+    /// The error the final block reported, once the recipe has finished; empty on success.
+    ///
+    /// - SeeAlso: ``OperationErrorReporting/reportedErrors``
+    public var reportedErrors: [any Error] {
+        guard isFinished, let error = finishedError.value else { return [] }
+        return [error]
+    }
 
     /// Drops the closures the recipe was configured with (factories, merges), once it has
     /// finished, so a closure that captures the operation does not keep it alive.

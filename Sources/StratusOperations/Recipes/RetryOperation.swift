@@ -60,12 +60,13 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
 
     override func execute() async {
         guard let makeOperation = makeOperation.value else {
-            retryResultBlock?(.failure(CKError(.internalError, message: "the retry's factory was released before it ran")))
+            reportFailure(CKError(.internalError, message: "the retry's factory was released before it ran"))
             return
         }
         let run = RetryRun(database: database, policy: policy, makeOperation: makeOperation, appliesConvenienceSettings: false)
         let (result, attempts) = await run.run()
         storedAttempts.value = attempts
+        noteFinalResult(result)
         retryResultBlock?(result)
     }
 
@@ -73,8 +74,9 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
         makeOperation.value = nil
     }
 
-    override func reportCancellation() {
-        retryResultBlock?(.failure(CKError(.operationCancelled, message: "the operation was cancelled before it started")))
+    override func reportFailure(_ error: CKError) {
+        noteFinalResult(.failure(error))
+        retryResultBlock?(.failure(error))
     }
 }
 

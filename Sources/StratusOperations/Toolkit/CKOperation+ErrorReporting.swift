@@ -10,11 +10,7 @@ extension CKOperation: OperationErrorReporting, StartReporting {
     ///
     /// - SeeAlso: ``OperationErrorReporting/conditionDidFail(with:)``
     public func conditionDidFail(with error: any Error) {
-        let reported = (error as? CKError) ?? CKError(
-            .operationCancelled,
-            message: "the operation did not run: \(error)",
-            extra: [NSUnderlyingErrorKey: error]
-        )
+        let reported = CKError.reporting(conditionFailure: error)
         conditionFailure.withValue { stored in
             if stored == nil { stored = reported }
         }
@@ -27,5 +23,18 @@ extension CKOperation: OperationErrorReporting, StartReporting {
     public var reportedErrors: [any Error] {
         guard isFinished, let error = finishedError.value else { return [] }
         return [error]
+    }
+}
+
+extension CKError {
+    /// The error an operation stopped by a condition reports: a `CKError` as it is; any other
+    /// error inside a `CKError` with code `operationCancelled` that names the failure and
+    /// carries the error under `NSUnderlyingErrorKey`.
+    static func reporting(conditionFailure error: any Error) -> CKError {
+        (error as? CKError) ?? CKError(
+            .operationCancelled,
+            message: "the operation did not run: \(error)",
+            extra: [NSUnderlyingErrorKey: error]
+        )
     }
 }

@@ -1,0 +1,44 @@
+import Stratus
+import _StratusTestSupport
+import XCTest
+
+/// The recipes' operations take part in the toolkit like every Stratus operation: a failing
+/// condition reaches their blocks with nothing sent, and the errors they finish with are
+/// reported to conditions and groups.
+final class RecipeToolkitTests: OperationTestCase {
+    private struct Refused: OperationCondition {
+        func evaluate(for operation: Operation) async -> OperationConditionResult {
+            .failed(CKError(.notAuthenticated, message: "sign in to save favourites"))
+        }
+    }
+
+    func testAFailingConditionReachesARecipesBlocksAndNothingIsSent() async throws {
+        let save = RetryModifyRecordsOperation(database: database, recordsToSave: [note("a"), note("b")])
+        let items = EventLog()
+        save.perRecordSaveBlock = { recordID, result in
+            if case .failure(let error as CKError) = result { items.append("\(recordID.recordName) \(error.code.rawValue)") }
+        }
+        let finished = expectation(description: "final block")
+        let reported = Captured<CKError?>(nil)
+        save.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+            finished.fulfill()
+        }
+        let before = server.requestCount
+        OperationQueue().addOperation(save, conditions: [Refused()])
+        await fulfillment(of: [finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .notAuthenticated)
+        XCTAssertEqual(Set(items.all), ["a \(CKError.Code.notAuthenticated.rawValue)", "b \(CKError.Code.notAuthenticated.rawValue)"])
+        XCTAssertEqual(server.requestCount, before, "a recipe stopped by its condition sends nothing")
+    }
+
+    func testAGroupCollectsTheErrorARecipeFinishedWith() async throws {
+        let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Nothing", predicate: NSPredicate(value: true)))
+        let group = GroupOperation(operations: [query])
+        let done = expectation(description: "group finished")
+        OperationQueue().addOperation(group, observers: [BlockObserver(finishHandler: { _, _ in done.fulfill() })])
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual((query.reportedErrors.first as? CKError)?.code, .unknownItem, "an unknown record type in the development schema")
+        XCTAssertEqual(group.reportedErrors.compactMap { ($0 as? CKError)?.code }, [.unknownItem])
+    }
+}
