@@ -20,33 +20,52 @@ private final class Tally: Sendable {
 /// several queues: every operation finishes exactly once, every observer hears each finish
 /// exactly once, and no two operations of a category ever run together.
 final class ToolkitStressTests: OperationTestCase {
-    /// Notes, while plain operations run, whether two of one category ran at once.
-    private final class CategoryMonitor: Sendable {
-        private let running = Mutex<[String: Int]>([:])
-        private let overlaps = Atomic<Int>(0)
+    /// Watches every operation with categories from its start to its finish, and counts the
+    /// times two of one category ran at once. Names encode the tree (`op12.3` is inside
+    /// `op12`): an operation and the groups around it may overlap, as a group runs its children.
+    private final class ExclusivityMonitor: OperationObserver, Sendable {
+        private struct State {
+            var categories: [ObjectIdentifier: (name: String, categories: [String])] = [:]
+            var running: [String: [String]] = [:]
+            var overlaps: [String] = []
+        }
 
-        func run(holding categories: [String]) {
-            running.withLock { running in
+        private let state = Mutex(State())
+
+        func watch(_ operation: Operation, categories: [String]) {
+            state.withLock { $0.categories[ObjectIdentifier(operation)] = (operation.name ?? "?", categories) }
+        }
+
+        func operationDidStart(_ operation: Operation) {
+            state.withLock { state in
+                guard let (name, categories) = state.categories[ObjectIdentifier(operation)] else { return }
                 for category in categories {
-                    running[category, default: 0] += 1
-                    if running[category, default: 0] > 1 { overlaps.add(1, ordering: .relaxed) }
+                    for other in state.running[category, default: []]
+                    where !name.hasPrefix(other + ".") && !other.hasPrefix(name + ".") {
+                        state.overlaps.append("\(name) and \(other)")
+                    }
+                    state.running[category, default: []].append(name)
                 }
-            }
-            // Let another thread try to overlap.
-            for _ in 0..<50 { _ = running.withLock { $0.count } }
-            running.withLock { running in
-                for category in categories { running[category, default: 0] -= 1 }
             }
         }
 
-        var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+        func operationDidFinish(_ operation: Operation, errors: [any Error]) {
+            state.withLock { state in
+                guard let (name, categories) = state.categories[ObjectIdentifier(operation)] else { return }
+                for category in categories {
+                    if let index = state.running[category]?.firstIndex(of: name) { state.running[category]?.remove(at: index) }
+                }
+            }
+        }
+
+        var overlaps: [String] { state.withLock { $0.overlaps } }
     }
 
     /// Builds a random graph of operations with a seeded generator.
     private struct Builder {
         var generator: SeededGenerator
         let categories: [String]
-        let monitor: CategoryMonitor
+        let monitor: ExclusivityMonitor
         let observer: CountingObserver
         let clock: ManualClock
         let database: CKDatabase
@@ -81,11 +100,10 @@ final class ToolkitStressTests: OperationTestCase {
             return (conditions, chosen)
         }
 
-        mutating func leaf(_ name: String, categories: Captured<[String]>) -> Operation {
+        mutating func leaf(_ name: String) -> Operation {
             switch Int.random(in: 0..<10, using: &generator) {
             case 0..<5:
-                let monitor = self.monitor
-                return RecordingOperation(name) { _ in monitor.run(holding: categories.value) }
+                return RecordingOperation(name)
             case 5..<7:
                 let delay = DelayOperation(interval: 0, clock: clock)
                 delay.name = name
@@ -107,7 +125,6 @@ final class ToolkitStressTests: OperationTestCase {
         }
 
         mutating func build(_ name: String, depth: Int) -> (operation: Operation, conditions: [any OperationCondition]) {
-            let categoryBox = Captured<[String]>([])
             let operation: Operation
             if depth < 2, Int.random(in: 0..<4, using: &generator) == 0 {
                 let group = GroupOperation()
@@ -116,7 +133,7 @@ final class ToolkitStressTests: OperationTestCase {
                 for index in 0..<Int.random(in: 0...4, using: &generator) {
                     let child = build("\(name).\(index)", depth: depth + 1)
                     hasNestedGroup = hasNestedGroup || child.operation is GroupOperation
-                    group.addOperation(child.operation, conditions: child.conditions, observers: [observer])
+                    group.addOperation(child.operation, conditions: child.conditions, observers: [observer, monitor])
                 }
                 // A group that runs one child at a time must not hold its slot for a nested
                 // group while a sibling that was granted a category waits for that slot (see
@@ -124,10 +141,10 @@ final class ToolkitStressTests: OperationTestCase {
                 if !hasNestedGroup, Bool.random(using: &generator) { group.maxConcurrentOperationCount = 1 }
                 operation = group
             } else {
-                operation = leaf(name, categories: categoryBox)
+                operation = leaf(name)
             }
             let (conditions, chosen) = conditions(for: operation)
-            categoryBox.value = chosen
+            monitor.watch(operation, categories: chosen)
             observed.append(operation)
             return (operation, conditions)
         }
@@ -146,7 +163,7 @@ final class ToolkitStressTests: OperationTestCase {
         var builder = Builder(
             generator: SeededGenerator(seed: 2015),
             categories: (0..<3).map { "stress-\($0)-\(UUID().uuidString)" },
-            monitor: CategoryMonitor(),
+            monitor: ExclusivityMonitor(),
             observer: observer,
             clock: clock,
             database: database,
@@ -188,7 +205,7 @@ final class ToolkitStressTests: OperationTestCase {
         }
 
         for (operation, conditions, queue) in additions {
-            queue.addOperation(operation, conditions: conditions, observers: [observer])
+            queue.addOperation(operation, conditions: conditions, observers: [observer, builder.monitor])
         }
         let cancels = builder.toCancel
         DispatchQueue.concurrentPerform(iterations: 4) { lane in
@@ -206,7 +223,7 @@ final class ToolkitStressTests: OperationTestCase {
         queues.forEach { $0.waitUntilAllOperationsAreFinished() }
 
         XCTAssertGreaterThan(observed.count, topLevelCount)
-        XCTAssertEqual(builder.monitor.overlapCount, 0, "two operations of a category ran together")
+        XCTAssertEqual(builder.monitor.overlaps, [], "operations of a category ran together")
         for operation in observed {
             let name = operation.name ?? "?"
             let counts = observer.counts(for: operation)
