@@ -27,10 +27,13 @@ import Foundation
 ///   both are granted at once.
 /// - A child needing a category its running group (or a group around it) holds gets the
 ///   category scoped to that group, so it never waits for its own group.
-/// - The remaining case is a lock-order inversion between groups: a group holding A whose
-///   child needs B, while a group holding B has a child needing A. When a claim would close
-///   such a cycle of waits, it is refused instead of waiting forever: the operation does not
-///   run, and fails with an ``OperationConditionError`` that names the cycle.
+/// - A group with categories also holds those its children (added before it) need, so two
+///   groups whose children need each other's categories take turns as wholes.
+/// - The remaining case is a lock-order inversion between groups through children added while
+///   they run: a group holding A gets a child needing B, while a group holding B gets a child
+///   needing A. When a claim would close such a cycle of waits, it is refused instead of
+///   waiting forever: the operation does not run, and fails with an
+///   ``OperationConditionError`` that names the cycle.
 ///
 /// What it cannot see: waits that did not exist when the operations were added (a dependency
 /// added to an operation already in a queue; a child added to a running group that depends on

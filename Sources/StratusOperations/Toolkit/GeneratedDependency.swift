@@ -13,7 +13,7 @@ import Foundation
 ///     GeneratedDependency(CheckDeveloperOperation(), conditions: [LoggedIn(session: session)])
 /// }
 /// ```
-public struct GeneratedDependency: @unchecked Sendable {
+public struct GeneratedDependency: Sendable {
     /// The operation that runs first.
     public var operation: Operation
     /// The conditions it is added with.

@@ -16,8 +16,8 @@ import Foundation
 ///
 /// The group's contract:
 /// - children added before the group starts wait for it; children may be added while it runs
-///   (the talk's fetch loop adds the next fetch from the previous one's final block), and so
-///   may the dependencies their conditions generate and the operations they produce;
+///   (the talk's fetch loop adds the next fetch from the previous one's final block); the
+///   dependencies their conditions generate and the operations they produce join the group too;
 /// - it finishes exactly once, after every child, including those added late, has finished. A
 ///   child must be added before the last running child finishes (from that child's work or
 ///   final block, not its `completionBlock`, which Foundation runs after the finish); a child
@@ -34,6 +34,11 @@ import Foundation
 ///
 /// Subclass it to build an operation out of others, as the talk does; a subclass restates
 /// `@unchecked Sendable`.
+///
+/// - Important: A running group occupies a place on its queue until its last child finishes.
+///   If its children need a mutual-exclusivity category, keep it off queues with a small
+///   `maxConcurrentOperationCount` where an operation of that category may wait behind it
+///   (see ``MutuallyExclusive``).
 open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @unchecked Sendable {
     private struct Child {
         let operation: Operation

@@ -24,8 +24,8 @@ extension OperationQueue {
     /// 2. Once every dependency `operation` has at this moment has finished, the conditions are
     ///    evaluated (all of them, concurrently).
     /// 3. If they all pass, `operation` waits for its mutual-exclusivity categories (held by at
-    ///    most one operation at a time, across queues, in the order operations were added) and
-    ///    then runs. If one fails, `operation` does not run: a CloudKit operation sends no
+    ///    most one operation at a time, across queues, in the order operations were added; see
+    ///    ``MutuallyExclusive``) and then runs. If one fails, `operation` does not run: a CloudKit operation sends no
     ///    request and reports the condition's error to its final and per-item blocks; another
     ///    ``OperationErrorReporting`` operation is told through
     ///    ``OperationErrorReporting/conditionDidFail(with:)``; any other operation is cancelled.
@@ -36,10 +36,8 @@ extension OperationQueue {
     ///
     /// - Important: Add an operation's dependencies before adding it: dependencies added
     ///   afterwards are not waited for by its conditions, and mutual exclusivity cannot order
-    ///   around them (an operation holding a category while it waits for a later one that
-    ///   needs the same category waits forever, as a lock taken twice does). Like `addOperation(_:)`, an
-    ///   operation can be added only once; adding it again, or adding one that has started,
-    ///   is refused with a warning.
+    ///   around them. Like `addOperation(_:)`, an operation can be added only once; adding it
+    ///   again, or adding one that has started, is refused with a warning.
     ///
     /// - Parameters:
     ///   - operation: Any operation.
