@@ -22,7 +22,7 @@ import StratusWire
 ///   that capture the operation do not keep it alive.
 ///
 /// You do not subclass it; use one of the recipes.
-public class RecipeOperation: Operation, OperationErrorReporting, @unchecked Sendable {
+public class RecipeOperation: Operation, OperationErrorReporting, StartReporting, @unchecked Sendable {
     private enum State {
         case initialized, executing, finished
     }
@@ -63,7 +63,7 @@ public class RecipeOperation: Operation, OperationErrorReporting, @unchecked Sen
             runtimeWarning("\(type(of: self)) was started twice; the second start is ignored")
             return
         }
-        if let failure = conditionFailure.value ?? (isCancelled ? CKError(.operationCancelled, message: "the operation was cancelled before it started") : nil) {
+        if let failure = isCancelled ? CKError(.operationCancelled, message: "the operation was cancelled before it started") : conditionFailure.value {
             reportFailure(failure)
             finish()
             return
@@ -71,6 +71,7 @@ public class RecipeOperation: Operation, OperationErrorReporting, @unchecked Sen
         willChangeValue(forKey: "isExecuting")
         lock.withLock { state = .executing }
         didChangeValue(forKey: "isExecuting")
+        OperationAttachment.operationDidStart(self)
         let task = Task { [self] in
             await execute()
             finish()
