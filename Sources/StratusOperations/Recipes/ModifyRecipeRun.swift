@@ -46,6 +46,8 @@ struct ModifyRecipeRun {
     private var itemsFailedByRequests = 0
     private var generator: RetryJitterGenerator
     private var retriesSoFar = 0
+    /// Whether a request carried the caller's `clientChangeTokenData` already.
+    private var callerTokenUsed = false
 
     init(database: CKDatabase, saving saves: [CKRecord], deleting deletes: [CKRecord.ID], options: ModifyRecipeOptions) {
         self.database = database
@@ -146,7 +148,10 @@ struct ModifyRecipeRun {
     /// request is too large to send as it is.
     private mutating func runBatch(_ batch: ModifyBatch, splitting: BatchSplitting?) async -> BatchEnd {
         var pending = batch
-        var token = options.clientChangeTokenData ?? ModifyAttempt.freshClientChangeTokenData()
+        // The caller's bytes go with the run's first request only: the server answers a later
+        // request in the zone with the same bytes as a repeat and applies nothing.
+        var token = (callerTokenUsed ? nil : options.clientChangeTokenData) ?? ModifyAttempt.freshClientChangeTokenData()
+        callerTokenUsed = true
         var attempt = 0
         let attemptLimit = max(1, options.maximumAttempts)
         while !pending.isEmpty {

@@ -56,7 +56,8 @@ public enum RecordMerge {
     }
 
     /// Merges one list three ways: the server's elements minus those the client removed since
-    /// the ancestor, then the client's additions not already there.
+    /// the ancestor, then the client's additions the server did not make too. Lists count
+    /// repeated elements: a client that adds a second copy of an element keeps it.
     ///
     /// - Parameters:
     ///   - ancestor: The list both sides started from (empty when unknown).
@@ -64,13 +65,21 @@ public enum RecordMerge {
     ///   - client: The client's list now.
     /// - Returns: The merged list. Elements compare with `isEqual(_:)`.
     public static func mergeLists(ancestor: [Any], server: [Any], client: [Any]) -> [Any] {
-        func contains(_ list: [Any], _ element: Any) -> Bool {
-            list.contains { same($0, element) }
+        /// Removes one element equal to `element` from `list`; false when there is none.
+        func removeOne(_ element: Any, from list: inout [Any]) -> Bool {
+            guard let index = list.firstIndex(where: { same($0, element) }) else { return false }
+            list.remove(at: index)
+            return true
         }
-        let removedByClient = ancestor.filter { !contains(client, $0) }
-        let addedByClient = client.filter { !contains(ancestor, $0) }
-        var merged = server.filter { !contains(removedByClient, $0) }
-        for element in addedByClient where !contains(merged, element) {
+        /// `list` minus `other`, counting repeats: the elements `list` has more often.
+        func difference(_ list: [Any], _ other: [Any]) -> [Any] {
+            var unmatched = other
+            return list.filter { !removeOne($0, from: &unmatched) }
+        }
+        var removedByClient = difference(ancestor, client)
+        var addedByServer = difference(server, ancestor)
+        var merged = server.filter { !removeOne($0, from: &removedByClient) }
+        for element in difference(client, ancestor) where !removeOne(element, from: &addedByServer) {
             merged.append(element)
         }
         return merged
