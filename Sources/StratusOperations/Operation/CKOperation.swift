@@ -167,9 +167,7 @@ public class CKOperation: Operation, @unchecked Sendable {
         if isFinished { return }
         // Cancelled first, so an operation the removal makes ready starts as cancelled.
         cancelRequested.value = true
-        for dependency in dependencies where !dependency.isFinished {
-            super.removeDependency(dependency)
-        }
+        CancelledDependencies.release(self) { super.removeDependency($0) }
         super.cancel()
     }
 

@@ -91,9 +91,7 @@ public class RecipeOperation: Operation, OperationErrorReporting, StartReporting
     /// operation already marked cancelled, so one the removal makes ready starts cancelled.
     public override func cancel() {
         cancelRequested.value = true
-        for dependency in dependencies where !dependency.isFinished {
-            removeDependency(dependency)
-        }
+        CancelledDependencies.release(self) { removeDependency($0) }
         super.cancel()
         let running = lock.withLock { task }
         running?.cancel()

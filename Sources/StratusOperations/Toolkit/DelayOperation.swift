@@ -83,9 +83,7 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
     /// as `CKOperation.cancel()` does).
     public override func cancel() {
         guard lifecycle.requestCancel() else { return }
-        for dependency in dependencies where !dependency.isFinished {
-            super.removeDependency(dependency)
-        }
+        CancelledDependencies.release(self) { super.removeDependency($0) }
         super.cancel()
         if lifecycle.isExecuting {
             timer.value?.cancel()

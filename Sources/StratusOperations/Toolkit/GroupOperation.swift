@@ -293,9 +293,7 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
             state.cancelled = true
             return Array(state.live.values) + state.buffered.map(\.operation)
         }
-        for dependency in dependencies where !dependency.isFinished {
-            super.removeDependency(dependency)
-        }
+        CancelledDependencies.release(self) { super.removeDependency($0) }
         super.cancel()
         children.forEach(Toolkit.cancel)
     }

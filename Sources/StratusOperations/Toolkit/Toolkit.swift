@@ -37,12 +37,10 @@ enum Toolkit {
     /// Linux a dependency that finishes after the cancelled operation has been freed touches
     /// freed memory. So, while this call holds the operation, it is cancelled first (so it
     /// cannot start its work) and then freed of the dependencies that have not finished, as
-    /// `CKOperation.cancel()` does for itself.
+    /// `CKOperation.cancel()` does for itself (see ``CancelledDependencies``).
     static func cancel(_ operation: Operation) {
         operation.cancel()
-        for dependency in operation.dependencies where !dependency.isFinished {
-            operation.removeDependency(dependency)
-        }
+        CancelledDependencies.release(operation) { operation.removeDependency($0) }
     }
 
     /// A name for messages: the operation's `name`, or its type.
