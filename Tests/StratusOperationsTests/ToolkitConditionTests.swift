@@ -276,6 +276,21 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual((fetch.reportedErrors.first as? CKError)?.code, .serviceUnavailable)
     }
 
+    func testAModifyThatEndsInAPartialFailureCountsAsAFailedDependency() async throws {
+        _ = try await database.save(note("a"))
+        let save = CKModifyRecordsOperation(recordsToSave: [note("a"), note("b")])   // a stale copy of "a"
+        save.isAtomic = false
+        save.database = database
+        let operation = RecordingOperation("work")
+        operation.addDependency(save)
+        let finished = expectation(description: "finished")
+        queue.addOperation(save)
+        queue.addOperation(operation, conditions: [NoFailedDependencies()], observers: [BlockObserver(finishHandler: { _, _ in finished.fulfill() })])
+        await fulfillment(of: [finished], timeout: 10)
+        XCTAssertEqual((save.reportedErrors.first as? CKError)?.code, .partialFailure)
+        XCTAssertEqual(operation.runCount, 0)
+    }
+
     func testNoFailedDependenciesCarriesTheDependenciesErrors() {
         let failing = DelayOperation(interval: 0, clock: clock)
         let operation = DelayOperation(interval: 0, clock: clock)

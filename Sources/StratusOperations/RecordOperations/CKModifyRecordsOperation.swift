@@ -151,7 +151,7 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
                 failure = error
             }
         }
-        finish(with: failure) { self.deliver(plan, failure: failure) }
+        finish(with: failure ?? plan.partialFailure) { self.deliver(plan, failure: failure) }
     }
 
     override func reportFailure(_ error: CKError) {
