@@ -291,6 +291,23 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual(operation.runCount, 0)
     }
 
+    func testEveryOperationWithPerItemResultsReportsItsPartialFailure() {
+        let fetchRecords = CKFetchRecordsOperation(recordIDs: [CKRecord.ID(recordName: "missing")])
+        let fetchZones = CKFetchRecordZonesOperation(recordZoneIDs: [CKRecordZone.ID(zoneName: "missing")])
+        let fetchSubscriptions = CKFetchSubscriptionsOperation(subscriptionIDs: ["missing"])
+        let modifyZones = CKModifyRecordZonesOperation(recordZonesToSave: nil, recordZoneIDsToDelete: [CKRecordZone.ID(zoneName: "missing")])
+        let modifySubscriptions = CKModifySubscriptionsOperation(subscriptionsToSave: nil, subscriptionIDsToDelete: ["missing"])
+        let operations: [CKDatabaseOperation] = [fetchRecords, fetchZones, fetchSubscriptions, modifyZones, modifySubscriptions]
+        for operation in operations {
+            operation.database = database
+            queue.addOperation(operation)
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        for operation in operations {
+            XCTAssertEqual((operation.reportedErrors.first as? CKError)?.code, .partialFailure, "\(type(of: operation))")
+        }
+    }
+
     func testNoFailedDependenciesCarriesTheDependenciesErrors() {
         let failing = DelayOperation(interval: 0, clock: clock)
         let operation = DelayOperation(interval: 0, clock: clock)

@@ -57,7 +57,9 @@ public class CKOperation: Operation, @unchecked Sendable {
     let blocks = OperationBlocks()
     /// The error of the condition that stopped the operation before it started, if one did.
     let conditionFailure = Locked<CKError?>(nil)
-    /// The error the final block was given, set before the operation is finished.
+    /// The error the final block was given, set before the operation is finished: the
+    /// request's error from ``finish(with:_:)``, or the `partialFailure` an operation with
+    /// per-item results works out as it delivers them.
     let finishedError = Locked<CKError?>(nil)
 
     /// Creates an operation with a fresh configuration.

@@ -143,6 +143,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
             }
         }
         let error = failure ?? CKError.partialFailure(of: results)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchRecordsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
         } else if let legacyFinal: ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void = blocks.get("fetchRecordsCompletionBlock") {

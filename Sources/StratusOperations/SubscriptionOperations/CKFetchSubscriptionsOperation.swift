@@ -113,6 +113,7 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
             for (subscriptionID, result) in results { perSubscription(subscriptionID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: results)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchSubscriptionsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
         } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks.get("fetchSubscriptionCompletionBlock") {

@@ -146,6 +146,7 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
             for (subscriptionID, result) in deletes { perDelete(subscriptionID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = modifySubscriptionsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
         } else if let legacyFinal: ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void = blocks.get("modifySubscriptionsCompletionBlock") {

@@ -108,6 +108,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
             for (zoneID, result) in results { perZone(zoneID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: results)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
         } else if let legacyFinal: ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void = blocks.get("fetchRecordZonesCompletionBlock") {

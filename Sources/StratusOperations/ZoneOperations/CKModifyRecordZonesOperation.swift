@@ -128,6 +128,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
             for (zoneID, result) in deletes { perDelete(zoneID, result) }
         }
         let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = modifyRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
         } else if let legacyFinal: ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordZonesCompletionBlock") {
