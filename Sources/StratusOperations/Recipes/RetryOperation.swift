@@ -6,8 +6,8 @@ import StratusCore
 ///
 /// CloudKit has no such operation: it is the retry loop its documentation asks every app to
 /// write. Each attempt is a new operation from the factory closure, so no operation runs
-/// twice, and the factory can rebuild its blocks each time. The attempt's modern final block
-/// runs as usual; the retry reads its result after it (``RetryableOperation``). A failure of
+/// twice, and the factory can rebuild its blocks each time. The attempt's blocks run as usual;
+/// the retry reads the result its final block was given once it has finished. A failure of
 /// the whole operation with a code the policy retries is retried after the error's
 /// `retryAfterSeconds`, the policy's backoff, or `.CKAccountChanged`; any other result,
 /// `partialFailure` included, ends the retry. To retry only the items of a partial failure,
@@ -32,7 +32,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     public let database: CKDatabase
     /// Which failures are retried, how often, and after which waits.
     public let policy: RetryPolicy
-    private let makeOperation: Locked<(@Sendable (_ attempt: Int) -> any RetryableOperation)?>
+    private let makeOperation: Locked<(@Sendable (_ attempt: Int) -> CKDatabaseOperation)?>
     private let storedAttempts = Locked(0)
 
     /// Creates the operation.
@@ -42,7 +42,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     ///   - policy: Which failures are retried, how often and after which waits.
     ///   - makeOperation: Builds attempt number `attempt` (from 1): a new operation each call.
     ///     Released once the operation finishes, so it may capture the operation.
-    public init(database: CKDatabase, policy: RetryPolicy = RetryPolicy(), makeOperation: @escaping @Sendable (_ attempt: Int) -> any RetryableOperation) {
+    public init(database: CKDatabase, policy: RetryPolicy = RetryPolicy(), makeOperation: @escaping @Sendable (_ attempt: Int) -> CKDatabaseOperation) {
         self.database = database
         self.policy = policy
         self.makeOperation = Locked(makeOperation)
@@ -90,7 +90,7 @@ extension CKDatabase {
     ///   - policy: Which failures are retried, how often and after which waits.
     ///   - makeOperation: Builds attempt number `attempt` (from 1): a new operation each call.
     /// - Throws: The last attempt's error, `partialFailure` included.
-    public func runRetrying(policy: RetryPolicy = RetryPolicy(), _ makeOperation: @escaping @Sendable (_ attempt: Int) -> any RetryableOperation) async throws {
+    public func runRetrying(policy: RetryPolicy = RetryPolicy(), _ makeOperation: @escaping @Sendable (_ attempt: Int) -> CKDatabaseOperation) async throws {
         let run = RetryRun(database: self, policy: policy, makeOperation: makeOperation, appliesConvenienceSettings: true)
         try await run.run().0.get()
     }

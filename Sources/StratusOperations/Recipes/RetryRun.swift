@@ -6,7 +6,7 @@ import StratusCore
 struct RetryRun {
     let database: CKDatabase
     let policy: RetryPolicy
-    let makeOperation: @Sendable (_ attempt: Int) -> any RetryableOperation
+    let makeOperation: @Sendable (_ attempt: Int) -> CKDatabaseOperation
     let appliesConvenienceSettings: Bool
 
     /// Runs attempts until one settles.
@@ -47,7 +47,11 @@ struct RetryRun {
         if appliesConvenienceSettings { database.applyConvenienceSettings(to: operation) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                operation.observeFinalResult { continuation.resume(returning: $0) }
+                // Read the result once the attempt has finished: what its final block was given,
+                // whichever block (modern or legacy) the caller set.
+                operation.afterFinishing.value = {
+                    continuation.resume(returning: operation.reportedErrors.first.map { .failure($0) } ?? .success(()))
+                }
                 database.add(operation)
             }
         } onCancel: {
