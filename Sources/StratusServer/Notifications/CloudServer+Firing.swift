@@ -37,12 +37,16 @@ extension CloudServer {
         let now = clock.now
         for (owner, subscriptions) in database.subscriptions.everyOwner {
             let context = WirePredicateContext(now: now, currentUserRecordName: owner)
+            // Whom the owner's pushes go to, found once for all of this request's notifications.
+            var recipients: [String]?
             for subscription in subscriptions {
                 guard let info = subscription.notificationInfo else { continue }
                 for firing in firings(of: subscription, owner: owner, for: events, database: database, container: container, context: context) {
                     if subscription.queryOptions.contains(.firesOnce), !database.subscriptions.claim(subscription, owner: owner) { break }
                     let notification = notify(owner, of: firing, subscription: subscription, info: info, databaseScope: database.scope, container: container)
-                    push(notification, info: info, to: owner, in: container, except: originator)
+                    let devices = recipients ?? pushRecipients(of: owner, in: container, except: originator)
+                    recipients = devices
+                    push(notification, info: info, to: devices, owner: owner, in: container)
                     if subscription.queryOptions.contains(.firesOnce) { break }
                 }
             }
