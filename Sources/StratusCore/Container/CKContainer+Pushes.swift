@@ -29,17 +29,32 @@ extension CKContainer {
     ///
     /// - Note: Not part of CloudKit, where pushes arrive through the app delegate.
     public func registerForPushNotifications(_ handler: @escaping @Sendable (CKNotification) -> Void) {
-        service.registerForPushes(pushContext()) { wire in handler(CKNotification.make(wire)) }
+        device.pushListeners.setAppHandler({ wire in handler(CKNotification.make(wire)) }, register: registerDevice)
     }
 
     /// Stops this device's pushes; those not delivered yet are discarded.
     ///
     /// - Note: Not part of CloudKit.
     public func unregisterForPushNotifications() {
-        service.registerForPushes(pushContext(), deliver: nil)
+        device.pushListeners.setAppHandler(nil, register: registerDevice)
     }
 
-    private func pushContext() -> WireRequestContext {
-        privateCloudDatabase.requestPath(qualityOfService: .default).context()
+    /// Adds a receiver of this device's pushes beside the app's handler, as a `CKSyncEngine`
+    /// listens for its subscription; the device stays registered while any receiver is left.
+    package func addPushListener(_ listener: @escaping @Sendable (CKNotification) -> Void) -> DevicePushListeners.Token {
+        device.pushListeners.add({ wire in listener(CKNotification.make(wire)) }, register: registerDevice)
+    }
+
+    /// Removes a receiver added with ``addPushListener(_:)``.
+    package func removePushListener(_ token: DevicePushListeners.Token) {
+        device.pushListeners.remove(token, register: registerDevice)
+    }
+
+    /// Registers the device with its service to hand pushes to `listeners`, or unregisters it.
+    /// The service holds the listeners weakly, so a registered device can still go away.
+    private func registerDevice(_ listeners: DevicePushListeners?) {
+        let context = privateCloudDatabase.requestPath(qualityOfService: .default).context()
+        guard let listeners else { return service.registerForPushes(context, deliver: nil) }
+        service.registerForPushes(context) { [weak listeners] wire in listeners?.dispatch(wire) }
     }
 }

@@ -11,6 +11,9 @@ package final class ClientDevice: Sendable {
     /// The identity the service knows the device by.
     package let id: String
 
+    /// Who receives the device's pushes: the app's handler and Stratus's own listeners.
+    package let pushListeners = DevicePushListeners()
+
     private struct State {
         var sessionToken: String?
         var heldUntil: Date?
