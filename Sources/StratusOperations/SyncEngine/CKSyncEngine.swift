@@ -149,6 +149,8 @@ extension CKSyncEngine {
         var accountMayHaveChanged = true
         /// The user signed in on the device, as last fetched.
         var currentUser: CKRecord.ID?
+        /// Whether a task will deliver the `stateUpdate` of the app's changes.
+        var stateUpdateScheduled = false
         /// Transient failures in a row, for the backoff of retries.
         var failuresInARow = 0
     }

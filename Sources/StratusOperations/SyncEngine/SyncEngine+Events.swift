@@ -43,14 +43,22 @@ extension CKSyncEngine {
         return options
     }
 
-    /// The app changed the state outside any event: deliver its `stateUpdate` soon, and
-    /// schedule a send when the engine syncs automatically.
+    /// The app changed the state: deliver its `stateUpdate` soon (one for a burst of
+    /// changes), and schedule a send when the engine syncs automatically. A change made while
+    /// the delegate handles an event is reported right after that event instead.
     func appChangedState(sendBecameDue: Bool) {
-        Task { [weak self] in
-            guard let self else { return }
-            await eventGate.enter()
-            await deliverStateUpdateIfChanged()
-            eventGate.leave()
+        let alreadyScheduled = control.withLock { control in
+            defer { control.stateUpdateScheduled = true }
+            return control.stateUpdateScheduled
+        }
+        if !alreadyScheduled {
+            Task { [weak self] in
+                guard let self else { return }
+                await eventGate.enter()
+                control.withLock { $0.stateUpdateScheduled = false }
+                await deliverStateUpdateIfChanged()
+                eventGate.leave()
+            }
         }
         if sendBecameDue, automaticallySync { scheduleSync(after: Self.sendDelay, fetch: false) }
     }
