@@ -44,11 +44,12 @@ extension CKSyncEngine {
             let fetched = batch.value
             switch fetched.result {
             case .success(let (newToken, moreComing)):
-                let apply = { self.state.update { $0.applyDatabaseChanges(fetched, token: newToken) } }
                 if fetched.modifications.isEmpty, fetched.deletions.isEmpty {
                     if newToken != token { await commit { $0.databaseToken = newToken } }
                 } else {
-                    await deliver(.fetchedDatabaseChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: apply)
+                    await deliver(.fetchedDatabaseChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: {
+                        state.update { $0.applyDatabaseChanges(fetched, token: newToken) }
+                    })
                 }
                 if !moreComing { return }
             case .failure(let error) where error.code == .changeTokenExpired && token != nil && !restarted:
@@ -120,14 +121,16 @@ extension CKSyncEngine {
             let fetched = batch.value
             switch fetched.result {
             case .success(let (newToken, moreComing)):
-                let apply = { self.state.update { storage in
+                let apply = { (storage: inout StateStorage) in
                     storage.zoneTokens[zoneID] = newToken
                     if !moreComing { storage.unfetchedZoneIDs.removeAll { $0 == zoneID } }
-                } }
+                }
                 if fetched.modifications.isEmpty, fetched.deletions.isEmpty {
-                    await commit { _ in apply() }
+                    await commit(apply)
                 } else {
-                    await deliver(.fetchedRecordZoneChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: apply)
+                    await deliver(.fetchedRecordZoneChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: {
+                        state.update(apply)
+                    })
                 }
                 if !moreComing { break fetching }
                 options = await nextFetchOptions(FetchChangesContext(reason: context.reason, options: options))
