@@ -7,7 +7,8 @@ import Stratus
 // server; a second device keeping a cache of notes through zone changes; a laptop that missed
 // pushes while offline and recovers through the notification collection; the app start-up
 // graph of WWDC 2015's "Advanced NSOperations" with the retry and batch-splitting recipes;
-// then a look at the value model.
+// two devices syncing contacts through CKSyncEngine, with a conflict resolved in the
+// delegate; then a look at the value model.
 
 let server = CloudServer(clock: ManualClock())
 let report = try await ClownCentral.run(on: server) { print("• \($0)") }
@@ -28,6 +29,10 @@ _ = try await DroppedPushes.run(on: server) { print("• \($0)") }
 
 print("")
 _ = try await AppStartup.run(on: server) { print("• \($0)") }
+
+print("")
+let contacts = try await ContactsSync.run(on: server) { print("• \($0)") }
+print("Contacts: \(contacts.contactCounts.phone) on the phone, \(contacts.contactCounts.laptop) on the laptop, equal: \(contacts.storesEqual); sent in batches of \(contacts.firstSendBatches.map(String.init).joined(separator: " and ")); conflicts resolved: \(contacts.conflictsResolved.laptop).")
 
 print("")
 print("The value model, as CloudKit code uses it:")

@@ -100,3 +100,40 @@ final class AppStartupTests: XCTestCase {
         XCTAssertEqual(narration.count, 5)
     }
 }
+
+/// The demo's contacts story on CKSyncEngine, checked.
+final class ContactsSyncTests: XCTestCase {
+    func testTwoDevicesSyncContactsAndResolveAConflictInTheDelegate() async throws {
+        let server = CloudServer(clock: ManualClock())
+        var narration: [String] = []
+        let report = try await ContactsSync.run(on: server) { narration.append($0) }
+
+        XCTAssertEqual(report.firstSendBatches, [400, 44], "the batch initialiser fills a request with 400 records")
+        XCTAssertEqual(report.firstSendEvents, [
+            "accountChange(signIn)", "willSendChanges", "sentDatabaseChanges(1 zone saved)",
+            "sentRecordZoneChanges(400 saved, 0 failed)", "sentRecordZoneChanges(44 saved, 0 failed)", "didSendChanges",
+        ], "a fresh engine signs in first; its delegate adds the zone, which is sent before the records")
+        XCTAssertEqual(report.laptopContactsAfterFetch, 444)
+        XCTAssertEqual(report.laptopFetchEvents.first, "accountChange(signIn)")
+        XCTAssertEqual(Array(report.laptopFetchEvents.dropFirst().prefix(3)), ["willFetchChanges", "fetchedDatabaseChanges", "willFetchRecordZoneChanges"])
+        XCTAssertEqual(Array(report.laptopFetchEvents.suffix(2)), ["didFetchRecordZoneChanges", "didFetchChanges"])
+        XCTAssertEqual(report.conflictingSendEvents, ["willSendChanges", "sentRecordZoneChanges(0 saved, 1 failed)", "didSendChanges"])
+        XCTAssertEqual(report.resendEvents, ["willSendChanges", "sentRecordZoneChanges(1 saved, 0 failed)", "didSendChanges"], "the save the delegate added again goes out on top of the server's record")
+        XCTAssertEqual(report.conflictingSendError, .partialFailure, "a send with a failed save throws after didSendChanges")
+        XCTAssertEqual(report.conflictItemError, .serverRecordChanged)
+        XCTAssertEqual(report.serverNameInConflict, "Coco the Clown", "the error carries the phone's save")
+        XCTAssertEqual(report.conflictsResolved.phone, 0)
+        XCTAssertEqual(report.conflictsResolved.laptop, 1, "one conflict, resolved by the laptop's delegate")
+        XCTAssertEqual(report.finalNames.phone, "Coco the Great", "the later edit wins on both devices")
+        XCTAssertEqual(report.finalNames.laptop, "Coco the Great")
+        XCTAssertEqual(report.contactCounts.phone, 444)
+        XCTAssertEqual(report.contactCounts.laptop, 444)
+        XCTAssertTrue(report.storesEqual, "same names and same change tags on both devices")
+        XCTAssertEqual(narration.count, 6)
+
+        let renamed = try await server.container(identifier: ClownCentral.containerIdentifier, account: "alice").privateCloudDatabase
+            .record(for: CKRecord.ID(recordName: ContactsSync.renamedContact, zoneID: CKRecordZone.ID(zoneName: "Contacts")))
+        let serverName: String? = renamed.encryptedValues["name"]
+        XCTAssertEqual(serverName, "Coco the Great", "the server holds the merged save")
+    }
+}
