@@ -153,6 +153,9 @@ extension CKSyncEngine {
         var stateUpdateScheduled = false
         /// Transient failures in a row, for the backoff of retries.
         var failuresInARow = 0
+        /// No scheduled sync runs before this date: the wait (retry-after or backoff) the last
+        /// transient failure asked for. Cleared by a sync that succeeds or an account change.
+        var notBefore: Date?
     }
 
     struct Listeners {

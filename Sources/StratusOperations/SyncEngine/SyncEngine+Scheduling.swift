@@ -25,7 +25,10 @@ extension CKSyncEngine {
         }
         let account = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { [weak self] notification in
             guard let changed = notification.object as? CKContainer, changed.device === device, let self else { return }
-            control.withLock { $0.accountMayHaveChanged = true }
+            control.withLock { control in
+                control.accountMayHaveChanged = true
+                control.notBefore = nil
+            }
             scheduleSync(after: 0, fetch: true)
         }
         listeners.withLock { listeners in
@@ -36,14 +39,18 @@ extension CKSyncEngine {
     }
 
     /// Schedules a sync `delay` seconds from now on the clock, unless one is due sooner;
-    /// `fetch` makes it fetch as well as send. Does nothing without `automaticallySync`.
+    /// `fetch` makes it fetch as well as send. No sync is scheduled before the wait a
+    /// transient failure asked for (`Control.notBefore`), and one scheduled earlier is
+    /// moved to its end. Does nothing without `automaticallySync`.
     func scheduleSync(after delay: TimeInterval, fetch: Bool) {
         guard automaticallySync else { return }
         let clock = database.service.clock
-        let due = clock.now.addingTimeInterval(max(0, delay))
+        let requested = clock.now.addingTimeInterval(max(0, delay))
         control.withLock { control in
             if fetch { control.needsFetch = true }
-            if let scheduled = control.scheduled, scheduled <= due, control.timer != nil { return }
+            let earliest = control.notBefore ?? requested
+            let due = max(requested, earliest)
+            if let scheduled = control.scheduled, scheduled <= due, scheduled >= earliest, control.timer != nil { return }
             control.timer?.cancel()
             control.scheduled = due
             control.timer = clock.schedule(at: due) { [weak self] in
@@ -80,11 +87,15 @@ extension CKSyncEngine {
 
     /// A sync went through: the backoff starts over.
     func noteSuccess() {
-        control.withLock { $0.failuresInARow = 0 }
+        control.withLock { control in
+            control.failuresInARow = 0
+            control.notBefore = nil
+        }
     }
 
     /// A sync failed: a transient error schedules a retry (after the server's retry-after,
-    /// or the backoff), which fetches again if a fetch was cut short.
+    /// or the backoff), which fetches again if a fetch was cut short. Until then no other
+    /// scheduled sync runs: changes added meanwhile wait for the retry.
     func noteFailure(_ error: any Error) {
         guard let error = error as? CKError, let transient = Self.transientError(in: error) else { return }
         let delay = control.withLock { control -> TimeInterval in
@@ -94,6 +105,8 @@ extension CKSyncEngine {
         }
         // Without an account there is nothing to retry: the account observer wakes the engine.
         guard transient.code != .notAuthenticated || control.withLock({ $0.currentUser != nil }) else { return }
+        let notBefore = database.service.clock.now.addingTimeInterval(delay)
+        control.withLock { $0.notBefore = notBefore }
         scheduleSync(after: delay, fetch: !state.zoneIDsWithUnfetchedServerChanges.isEmpty || error.code != .partialFailure)
     }
 
