@@ -50,7 +50,7 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
         delegateBox = WeakDelegate(configuration.delegate)
         state = State(configuration.stateSerialization.map { StateStorage($0.snapshot) } ?? StateStorage())
         state.observe { [weak self] sendBecameDue in self?.appChangedState(sendBecameDue: sendBecameDue) }
-        if automaticallySync { startListening() }
+        if automaticallySync { startListening() } else { listenForAccountChanges() }
     }
 
     deinit {

@@ -120,14 +120,15 @@ extension CKSyncEngine {
             let fetched = batch.value
             switch fetched.result {
             case .success(let (newToken, moreComing)):
-                let apply = { self.state.update { storage in
+                // Applied to the storage it is given: `commit` already holds the state's lock.
+                let apply: (inout StateStorage) -> Void = { storage in
                     storage.zoneTokens[zoneID] = newToken
                     if !moreComing { storage.unfetchedZoneIDs.removeAll { $0 == zoneID } }
-                } }
+                }
                 if fetched.modifications.isEmpty, fetched.deletions.isEmpty {
-                    await commit { _ in apply() }
+                    await commit(apply)
                 } else {
-                    await deliver(.fetchedRecordZoneChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: apply)
+                    await deliver(.fetchedRecordZoneChanges(.init(modifications: fetched.modifications, deletions: fetched.deletions)), after: { self.state.update(apply) })
                 }
                 if !moreComing { break fetching }
                 options = await nextFetchOptions(FetchChangesContext(reason: context.reason, options: options))

@@ -35,6 +35,18 @@ extension CKSyncEngine {
         scheduleSync(after: 0, fetch: true)
     }
 
+    /// Notes the account changes of the engine's device without scheduling anything, for an
+    /// engine that does not sync on its own: its next sync asks who is signed in instead of
+    /// trusting the user it saw last, so a switch made without a sign-out is not missed.
+    func listenForAccountChanges() {
+        let device = database.container.device
+        let account = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { [weak self] notification in
+            guard let changed = notification.object as? CKContainer, changed.device === device, let self else { return }
+            control.withLock { $0.accountMayHaveChanged = true }
+        }
+        listeners.withLock { $0.account = UncheckedBox(value: account) }
+    }
+
     /// Schedules a sync `delay` seconds from now on the clock, unless one is due sooner;
     /// `fetch` makes it fetch as well as send. Does nothing without `automaticallySync`.
     func scheduleSync(after delay: TimeInterval, fetch: Bool) {
