@@ -50,7 +50,8 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
         delegateBox = WeakDelegate(configuration.delegate)
         state = State(configuration.stateSerialization.map { StateStorage($0.snapshot) } ?? StateStorage())
         state.observe { [weak self] sendBecameDue in self?.appChangedState(sendBecameDue: sendBecameDue) }
-        if automaticallySync { startListening() }
+        listenForAccountChanges()
+        if automaticallySync { startSyncingAutomatically() }
     }
 
     deinit {

@@ -13,16 +13,22 @@ extension CKSyncEngine {
     static let firstRetryDelay: TimeInterval = 5
     static let longestRetryDelay: TimeInterval = 300
 
-    /// Listens for the pushes of the engine's subscription and for account changes, and
-    /// schedules the first sync.
-    func startListening() {
+    /// Listens for the pushes of the engine's subscription and schedules the first sync.
+    func startSyncingAutomatically() {
         let subscriptionID = subscriptionID
-        let container = database.container
-        let device = container.device
-        let pushes = container.addPushListener { [weak self] notification in
+        let pushes = database.container.addPushListener { [weak self] notification in
             guard notification.subscriptionID == subscriptionID else { return }
             self?.scheduleSync(after: 0, fetch: true)
         }
+        listeners.withLock { $0.pushes = pushes }
+        scheduleSync(after: 0, fetch: true)
+    }
+
+    /// Notes the account changes of the engine's device, so its next sync asks who is signed
+    /// in instead of trusting the user it saw last (a switch made without a sign-out is not
+    /// missed), and, when it syncs automatically, schedules that sync at once.
+    func listenForAccountChanges() {
+        let device = database.container.device
         let account = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { [weak self] notification in
             guard let changed = notification.object as? CKContainer, changed.device === device, let self else { return }
             control.withLock { control in
@@ -31,11 +37,7 @@ extension CKSyncEngine {
             }
             scheduleSync(after: 0, fetch: true)
         }
-        listeners.withLock { listeners in
-            listeners.pushes = pushes
-            listeners.account = UncheckedBox(value: account)
-        }
-        scheduleSync(after: 0, fetch: true)
+        listeners.withLock { $0.account = UncheckedBox(value: account) }
     }
 
     /// Schedules a sync `delay` seconds from now on the clock, unless one is due sooner;

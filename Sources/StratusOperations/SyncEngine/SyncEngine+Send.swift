@@ -33,7 +33,8 @@ extension CKSyncEngine {
                 continue
             }
             guard let batch = await nextBatch(context), !(batch.recordsToSave.isEmpty && batch.recordIDsToDelete.isEmpty) else {
-                if outcome.failures.isEmpty { state.update { $0.hasPendingUntrackedChanges = false } }
+                // Only a real change is marked, so no stateUpdate repeats an unchanged state.
+                if outcome.failures.isEmpty, state.hasPendingUntrackedChanges { state.update { $0.hasPendingUntrackedChanges = false } }
                 break
             }
             let ids = batch.recordsToSave.map(\.recordID) + batch.recordIDsToDelete
