@@ -71,7 +71,8 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
     var delegate: (any CKSyncEngineDelegate)? { delegateBox.value }
 
     /// Fetches what changed on the server now, whatever the schedule, and returns once the
-    /// delegate has handled every event the fetch caused.
+    /// delegate has handled every event the fetch caused. Awaiting it inside the engine's own
+    /// delegate would wait for itself: that call throws `invalidArguments`.
     ///
     /// - Throws: `notAuthenticated` (or `accountTemporarilyUnavailable`) while there is no
     ///   usable account: the engine is dormant; `invalidArguments` for an engine on the public
@@ -93,7 +94,8 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
     }
 
     /// Cancels the fetch or send in progress and any sync scheduled, and returns once the
-    /// one in progress has stopped. A request already on its way finishes: what the server
+    /// one in progress has stopped (at once when called from inside the delegate, whose
+    /// return the sync waits for). A request already on its way finishes: what the server
     /// did is reported as usual. Changes not sent stay pending.
     public func cancelOperations() async {
         let active = control.withLock { control -> SyncRun? in
@@ -103,6 +105,8 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
             return control.activeRun
         }
         active?.cancel()
+        // Inside the delegate, the sync in progress waits for this call: do not wait for it.
+        guard !isInsideDelegate else { return }
         await syncGate.enter()
         syncGate.leave()
     }
@@ -114,6 +118,9 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
 
     /// Runs one manual sync holding the sync gate; a cancelled calling task cancels it.
     private func runManually(_ body: @escaping @Sendable (SyncRun) async throws -> Void) async throws {
+        guard !isInsideDelegate else {
+            throw CKError(.invalidArguments, message: "fetchChanges() and sendChanges() cannot be awaited inside the sync engine's own delegate: the engine waits for the delegate to return; start them in a new Task instead")
+        }
         let run = SyncRun(database: database)
         try await withTaskCancellationHandler {
             await syncGate.enter()

@@ -12,7 +12,7 @@ extension CKSyncEngine {
         await eventGate.enter()
         defer { eventGate.leave() }
         before()
-        await delegate?.handleEvent(event, syncEngine: self)
+        await callDelegate { await $0.handleEvent(event, syncEngine: self) }
         after()
         await deliverStateUpdateIfChanged()
     }
@@ -29,7 +29,7 @@ extension CKSyncEngine {
     func nextBatch(_ context: SendChangesContext) async -> RecordZoneChangeBatch? {
         await eventGate.enter()
         defer { eventGate.leave() }
-        let batch = await delegate?.nextRecordZoneChangeBatch(context, syncEngine: self)
+        let batch = await callDelegate { await $0.nextRecordZoneChangeBatch(context, syncEngine: self) } ?? nil
         await deliverStateUpdateIfChanged()
         return batch
     }
@@ -38,7 +38,7 @@ extension CKSyncEngine {
     func nextFetchOptions(_ context: FetchChangesContext) async -> FetchChangesOptions {
         await eventGate.enter()
         defer { eventGate.leave() }
-        let options = await delegate?.nextFetchChangesOptions(context, syncEngine: self) ?? context.options
+        let options = await callDelegate { await $0.nextFetchChangesOptions(context, syncEngine: self) } ?? context.options
         await deliverStateUpdateIfChanged()
         return options
     }
@@ -68,7 +68,20 @@ extension CKSyncEngine {
     private func deliverStateUpdateIfChanged() async {
         guard state.takeChange() else { return }
         let update = Event.StateUpdate(stateSerialization: state.serialization)
-        await delegate?.handleEvent(.stateUpdate(update), syncEngine: self)
+        await callDelegate { await $0.handleEvent(.stateUpdate(update), syncEngine: self) }
         // What the delegate changes while persisting is reported by the next stateUpdate.
     }
+
+    /// Calls the delegate, if it is still there, marking the task as inside this engine's
+    /// delegate so that a manual sync called from there fails instead of waiting for itself.
+    private func callDelegate<Result>(_ body: (any CKSyncEngineDelegate) async -> Result) async -> Result? {
+        guard let delegate else { return nil }
+        return await Self.$delegateCall.withValue(ObjectIdentifier(self)) { await body(delegate) }
+    }
+
+    /// The engine whose delegate the current task is running in.
+    @TaskLocal static var delegateCall: ObjectIdentifier?
+
+    /// Whether the current task is inside this engine's delegate.
+    var isInsideDelegate: Bool { Self.delegateCall == ObjectIdentifier(self) }
 }

@@ -206,15 +206,21 @@ final class SyncEngineStateTests: SyncEngineTestCase {
     }
 
     func testASaveWhoseRecordIsGoneStaysPendingUntilTheAppRemovesIt() async throws {
-        let a = device()
-        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: a.store.zoneID))])
-        let ghost = CKRecord.ID(recordName: "ghost", zoneID: a.store.zoneID)
-        a.engine.state.add(pendingRecordZoneChanges: [.saveRecord(ghost)])
-        a.store.save("Bozo", as: "bozo", engine: a.engine)
+        let a = notesDevice()
+        let zone = CKRecordZone(zoneName: "Notes")
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(zone)])
+        let ghost = CKRecord.ID(recordName: "ghost", zoneID: zone.zoneID)
+        let bozo = CKRecord.ID(recordName: "bozo", zoneID: zone.zoneID)
+        a.engine.state.add(pendingRecordZoneChanges: [.saveRecord(ghost), .saveRecord(bozo)])
+        a.delegate.batchProvider = { _, engine in
+            await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: engine.state.pendingRecordZoneChanges) { id in
+                id == ghost ? nil : CKRecord(recordType: "Note", recordID: id)
+            }
+        }
 
         try await a.engine.sendChanges()
 
-        XCTAssertEqual(a.store.lastSent?.savedRecords.map(\.recordID.recordName), ["bozo"])
+        XCTAssertEqual(a.delegate.events.compactMap(\.sentRecordZoneChangesPayload).flatMap(\.savedRecords).map(\.recordID), [bozo])
         XCTAssertEqual(a.engine.state.pendingRecordZoneChanges, [.saveRecord(ghost)], "returning nil does not remove the change")
         a.engine.state.remove(pendingRecordZoneChanges: [.saveRecord(ghost)])
         XCTAssertTrue(a.engine.state.pendingRecordZoneChanges.isEmpty)

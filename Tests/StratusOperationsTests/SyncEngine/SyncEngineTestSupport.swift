@@ -18,8 +18,12 @@ final class ContactStore: CKSyncEngineDelegate, @unchecked Sendable {
     private var _events: [String] = []
     private var _serialization: CKSyncEngine.State.Serialization?
     private var _lastSent: CKSyncEngine.Event.SentRecordZoneChanges?
+    private var _onEvent: (@Sendable (CKSyncEngine.Event) -> Void)?
     /// Called after each event is handled (for expectations).
-    var onEvent: (@Sendable (CKSyncEngine.Event) -> Void)?
+    var onEvent: (@Sendable (CKSyncEngine.Event) -> Void)? {
+        get { locked { _onEvent } }
+        set { locked { _onEvent = newValue } }
+    }
     /// How the store resolves `serverRecordChanged`: true keeps the local name (client wins).
     var clientWins = true
 
@@ -132,13 +136,20 @@ final class ContactStore: CKSyncEngineDelegate, @unchecked Sendable {
                 break
             }
         }
-        onEvent?(event)
+        locked { _onEvent }?(event)
     }
 
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
         let scope = context.options.scope
         let changes = syncEngine.state.pendingRecordZoneChanges.filter { scope.contains($0) }
-        return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: changes) { id in self.record(for: id) }
+        return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: changes) { id in
+            // As Apple's sample does: a contact deleted since its save was added is not sent.
+            guard let record = self.record(for: id) else {
+                syncEngine.state.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+                return nil
+            }
+            return record
+        }
     }
 
     static func name(of event: CKSyncEngine.Event) -> String {
