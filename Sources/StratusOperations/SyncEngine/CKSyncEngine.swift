@@ -37,7 +37,8 @@ public final class CKSyncEngine: Sendable, CustomStringConvertible {
     /// One event (or delegate call) at a time.
     let eventGate = AsyncGate()
     let control = Mutex(Control())
-    /// What the engine listens to while it syncs automatically, removed when it goes away.
+    /// The account observer, and the push listener while it syncs automatically; removed
+    /// when the engine goes away.
     let listeners = Mutex(Listeners())
 
     /// Creates an engine, restoring its state from `configuration.stateSerialization`. With
