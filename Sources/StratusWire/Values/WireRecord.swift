@@ -21,8 +21,11 @@ public struct WireRecord: Hashable, Sendable {
     public var lastModifiedUserRecordName: String?
     /// The record's parent, used by sharing; always a reference with action `.none`.
     public var parent: WireReference?
-    /// The share that includes the record (sharing comes in a later part; nil today).
+    /// The share that includes the record, set by the server: on a share's root record, and
+    /// on a zone's records when the zone is shared as a whole.
     public var share: WireReference?
+    /// The sharing state of a share record (type `cloudkit.share`); nil for other records.
+    public var shareInfo: WireShareInfo?
     /// The plain field values by key.
     public var fields: [String: WireFieldValue]
     /// The field values stored encrypted (`CKRecord.encryptedValues`), by key.
@@ -39,6 +42,7 @@ public struct WireRecord: Hashable, Sendable {
         lastModifiedUserRecordName: String? = nil,
         parent: WireReference? = nil,
         share: WireReference? = nil,
+        shareInfo: WireShareInfo? = nil,
         fields: [String: WireFieldValue] = [:],
         encryptedFields: [String: WireFieldValue] = [:]
     ) {
@@ -51,6 +55,7 @@ public struct WireRecord: Hashable, Sendable {
         self.lastModifiedUserRecordName = lastModifiedUserRecordName
         self.parent = parent
         self.share = share
+        self.shareInfo = shareInfo
         self.fields = fields
         self.encryptedFields = encryptedFields
     }

@@ -20,10 +20,13 @@ public struct WireZone: Hashable, Sendable {
     public var zoneID: WireZoneID
     /// What the server lets the zone do; empty for a zone the client has not saved yet.
     public var capabilities: Capabilities
+    /// The zone-wide share, set by the server while the zone is shared as a whole.
+    public var share: WireReference?
 
     /// Creates a zone value.
-    public init(zoneID: WireZoneID, capabilities: Capabilities = []) {
+    public init(zoneID: WireZoneID, capabilities: Capabilities = [], share: WireReference? = nil) {
         self.zoneID = zoneID
         self.capabilities = capabilities
+        self.share = share
     }
 }
