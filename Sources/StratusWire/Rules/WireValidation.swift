@@ -28,9 +28,10 @@ public enum WireValidation {
         return nil
     }
 
-    /// A record type must be a field-key-like name: an ASCII letter, then letters, digits or `_`.
+    /// A record type must be a field-key-like name: an ASCII letter, then letters, digits or `_`;
+    /// or the share type `cloudkit.share` (``WireShareRules/recordType``).
     public static func checkRecordType(_ type: String) -> WireError? {
-        guard isIdentifier(type) else {
+        guard isIdentifier(type) || WireShareRules.isShareType(type) else {
             return WireError(.invalidArguments, "record type '\(type)' must start with an ASCII letter and hold only letters, digits and '_' (at most 255)")
         }
         return nil
@@ -70,7 +71,8 @@ public enum WireValidation {
     }
 
     /// Everything about one record to save that needs no server state: its names (the record
-    /// name not reserved), type, field keys, every value (see
+    /// name not reserved), type, field keys (a share may also use the plain keys of
+    /// ``WireShareRules/systemFieldKeys``), every value (see
     /// ``checkFieldValue(_:forKey:encrypted:of:)``), references (same zone only; a parent
     /// never `deleteSelf`) and size.
     ///
@@ -81,7 +83,11 @@ public enum WireValidation {
         if let error = checkRecordNameToSave(record.recordID.recordName) { return error }
         if let error = checkZoneName(record.recordID.zoneID.zoneName) { return error }
         if let error = checkRecordType(record.recordType) { return error }
-        for key in record.fields.keys.sorted() + record.encryptedFields.keys.sorted() + save.removedKeys + save.removedEncryptedKeys {
+        let shareKeys = WireShareRules.isShareType(record.recordType) ? WireShareRules.systemFieldKeys : []
+        let keys: [(key: String, plain: Bool)] = record.fields.keys.sorted().map { ($0, true) }
+            + record.encryptedFields.keys.sorted().map { ($0, false) }
+            + save.removedKeys.map { ($0, true) } + save.removedEncryptedKeys.map { ($0, false) }
+        for (key, plain) in keys where !(plain && shareKeys.contains(key)) {
             if let error = checkFieldKey(key) { return error }
         }
         for key in record.fields.keys.sorted() {
