@@ -24,14 +24,15 @@ import Synchronization
 ///
 /// It behaves as CloudKit's server does: change tags and `serverRecordChanged` conflicts with
 /// server, client and ancestor records, the three save policies, atomic zones, `deleteSelf`
-/// cascades, request and record limits, security roles in the public database, quotas, the
-/// development schema, change histories, and subscriptions that fire into each account's
+/// cascades, the owner's side of sharing (a share saved with its root, zone-wide shares,
+/// participants; `ShareRules`), request and record limits, security roles in the public
+/// database, quotas, the development schema, change histories, and subscriptions that fire into each account's
 /// notification collection and push to its devices (see ``holdsPushes`` and the other push
 /// settings for best-effort delivery). Locks are per zone, so devices working on different zones never wait
 /// for each other.
 ///
-/// - Warning: Not modelled: the production environment and deploying (a later part), sharing,
-///   persistence across process restarts, and the network (requests are in-process calls).
+/// - Warning: Not modelled: the production environment and deploying (a later part), accepting
+///   shares and the shared database, persistence across process restarts, and the network (requests are in-process calls).
 public final class CloudServer: CloudService, Sendable {
     /// The server every `CKContainer(identifier:)` and `CKContainer.default()` talks to.
     public static let shared = CloudServer()

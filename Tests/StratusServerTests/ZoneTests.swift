@@ -12,14 +12,13 @@ final class ZoneTests: ServerTestCase {
         }
     }
 
-    func testCustomZonesInThePrivateDatabaseFetchChangesAndAreAtomic() async throws {
+    func testCustomZonesInThePrivateDatabaseFetchChangesAreAtomicAndCanBeShared() async throws {
         let database = device("john").privateCloudDatabase
         let saved = try await database.save(CKRecordZone(zoneName: "Parties"))
         XCTAssertEqual(saved.zoneID, CKRecordZone.ID(zoneName: "Parties"))
-        XCTAssertEqual(saved.capabilities, [.fetchChanges, .atomic])
-        XCTAssertFalse(saved.capabilities.contains(.sharing))
+        XCTAssertEqual(saved.capabilities, [.fetchChanges, .atomic, .sharing, .zoneWideSharing])
         let fetched = try await database.recordZone(for: CKRecordZone.ID(zoneName: "Parties"))
-        XCTAssertEqual(fetched.capabilities, [.fetchChanges, .atomic])
+        XCTAssertEqual(fetched.capabilities, [.fetchChanges, .atomic, .sharing, .zoneWideSharing])
     }
 
     func testSavingAnExistingZoneChangesNothing() async throws {
@@ -27,7 +26,7 @@ final class ZoneTests: ServerTestCase {
         _ = try await database.save(CKRecordZone(zoneName: "Parties"))
         _ = try await database.save(CKRecord(recordType: "Party", recordID: CKRecord.ID(recordName: "p", zoneID: CKRecordZone.ID(zoneName: "Parties"))))
         let again = try await database.save(CKRecordZone(zoneName: "Parties"))
-        XCTAssertEqual(again.capabilities, [.fetchChanges, .atomic])
+        XCTAssertEqual(again.capabilities, [.fetchChanges, .atomic, .sharing, .zoneWideSharing])
         let record = try await database.record(for: CKRecord.ID(recordName: "p", zoneID: CKRecordZone.ID(zoneName: "Parties")))
         XCTAssertEqual(record.recordType, "Party")
     }

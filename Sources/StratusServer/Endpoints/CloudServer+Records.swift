@@ -43,9 +43,13 @@ extension CloudServer {
     }
 
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`,
-    /// only the desired fields, and assets as read-only local copies.
+    /// only the desired fields, assets as read-only local copies, and, in a zone shared as a
+    /// whole, the zone-wide share as the record's `share` (as last committed).
     func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
         var shown = record
+        if shown.share == nil, !WireShareRules.isShareType(shown.recordType) {
+            shown.share = zoneWideShare(of: shown.recordID.zoneID, scope: scope)
+        }
         if let user = scope.userRecordName {
             if shown.creatorUserRecordName == user { shown.creatorUserRecordName = WireZoneID.currentUserOwnerName }
             if shown.lastModifiedUserRecordName == user { shown.lastModifiedUserRecordName = WireZoneID.currentUserOwnerName }
@@ -57,6 +61,13 @@ extension CloudServer {
         }
         shown.fields = shown.fields.mapValues(clientCopies)
         return shown
+    }
+
+    /// The zone-wide share of the zone `zoneID` (owner normalised) of `scope`'s private
+    /// database, if it has one.
+    private func zoneWideShare(of zoneID: WireZoneID, scope: RequestScope) -> WireReference? {
+        guard scope.databaseScope == .private, !zoneID.isDefaultZone, let account = scope.account else { return nil }
+        return scope.container.database(.private, account: account).zone(zoneID)?.zone.share
     }
 
     private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {
@@ -134,6 +145,8 @@ extension CloudServer {
         defer {
             for case .success(let save) in prepared.values { assets.release(save.record) }
         }
+        let owner = request.saves.contains(where: { WireShareRules.isShareType($0.record.recordType) })
+            ? shareOwnerIdentity(scope) : nil
 
         // Lock every zone the request touches, in one global order, and apply zone by zone.
         let locked = batches.values.map(\.store).sorted(by: ZoneStore.lockOrder)
@@ -145,9 +158,10 @@ extension CloudServer {
 
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }
-            let context = SaveContext(
+            var context = SaveContext(
                 scope: scope, database: database, user: user, policy: request.savePolicy,
-                namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) })
+                namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) }),
+                owner: owner
             )
             if let data = request.clientChangeTokenData, database.scope != .public,
                zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
@@ -162,8 +176,16 @@ extension CloudServer {
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
             }
-            var pendingTargets: [Int: (targets: Set<WireName>, replaced: StoredRecord?)] = [:]
+            if owner != nil, !zoneBatch.store.isDeleted {
+                context.shares = SharePlan(saves: request.saves, indices: zoneBatch.saveIndices, store: zoneBatch.store, scope: scope)
+            }
+            var applied: [Int: AppliedSave] = [:]
             for index in zoneBatch.saveIndices {
+                if let refusal = context.shares.refusals[index] {
+                    failed = true
+                    saveResults[index] = .failure(refusal)
+                    continue
+                }
                 let save = (try? prepared[index]?.get()) ?? request.saves[index]
                 var assetFailure: WireError?
                 if case .failure(let error)? = prepared[index] { assetFailure = error }
@@ -171,28 +193,22 @@ extension CloudServer {
                     ? .failure(database.missingZoneError(zoneID))
                     : apply(save, assetFailure: assetFailure, to: &zoneBatch.transaction, context)
                 switch result {
-                case .success(let applied):
-                    if !applied.pendingTargets.isEmpty { pendingTargets[index] = (applied.pendingTargets, applied.replaced) }
-                    saveResults[index] = .success(applied.record)
+                case .success(let save):
+                    applied[index] = save
+                    saveResults[index] = .success(save.record)
                 case .failure(let error):
                     failed = true
                     saveResults[index] = .failure(error)
                 }
             }
-            // A reference may target a record saved in the same request only if that save
-            // succeeded; undo the saves that relied on one that failed, until none does.
-            var undone = true
-            while undone {
-                undone = false
-                for (index, pending) in pendingTargets.sorted(by: { $0.key < $1.key }) {
-                    guard let missing = pending.targets.sorted().first(where: { zoneBatch.store.records[$0] == nil }) else { continue }
-                    let name = request.saves[index].record.recordID.recordName
-                    zoneBatch.transaction.set(pending.replaced, named: name)
-                    saveResults[index] = .failure(WireError(.referenceViolation, "record '\(name)' references '\(missing)', whose save in the same request failed"))
-                    pendingTargets[index] = nil
-                    failed = true
-                    undone = true
-                }
+            // A save that stands on another save of the request stands only if that one does.
+            if settle(&zoneBatch.transaction, applied: &applied, saves: request.saves, shares: context.shares, saveResults: &saveResults) {
+                failed = true
+            }
+            if !zoneBatch.store.isDeleted {
+                if !zoneBatch.deleteIndices.isEmpty { releaseRootsOfDeletedShares(in: &zoneBatch.transaction, context) }
+                let saved = applied.keys.sorted().map { WireName(request.saves[$0].record.recordID.recordName) }
+                touchParents(of: saved, in: &zoneBatch.transaction, context)
             }
             let zoneIsAtomic = zoneBatch.store.zone.capabilities.contains(.atomic)
             if failed, WireAtomicBatch.failureSpreads(isAtomic: request.isAtomic, zoneIsAtomic: zoneIsAtomic, brokeStatelessRule: false) {
@@ -272,4 +288,9 @@ struct SaveContext {
     let policy: WireSavePolicy
     /// The names of the records the request saves in this zone, which references may target.
     let namesSaved: Set<WireName>
+    /// The identity of the user saving, for the owner of the shares the request creates; nil
+    /// when the request saves no share.
+    let owner: WireUserIdentity?
+    /// What the request does to the zone's shares.
+    var shares = SharePlan()
 }

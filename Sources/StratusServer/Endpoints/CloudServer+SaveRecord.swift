@@ -13,13 +13,24 @@ extension CloudServer {
 
     /// Saves one record into a locked zone, following the save policy, or says why not.
     ///
+    /// A share (type `cloudkit.share`) is saved only where shares may live, with the state
+    /// ``shareInfo(saving:over:in:_:)`` works out and never a parent; any other record keeps
+    /// the `share` ``rootShare(of:over:in:_:)`` gives it, and its `shareInfo` is dropped.
+    ///
     /// - Parameter assetFailure: Why the files of the save's assets could not be stored,
     ///   found by `AssetStore.storeAssets(of:)` before the zone was locked.
     func apply(_ save: WireRecordSave, assetFailure: WireError?, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
         let incoming = save.record
         let name = incoming.recordID.recordName
         let existing = transaction.record(named: name)
+        let isShare = WireShareRules.isShareType(incoming.recordType)
 
+        if isShare, let error = ShareRules.checkLocation(ofShare: name, in: transaction.store.zone, database: context.database.scope) {
+            return .failure(error)
+        }
+        if !isShare, name.hasSameUTF8Bytes(as: WireShareRules.zoneWideShareName) {
+            return .failure(WireError(.invalidArguments, "record name '\(WireShareRules.zoneWideShareName)' is reserved for a zone's zone-wide share"))
+        }
         if let error = checkPermission(toSave: incoming, over: existing, context) { return .failure(error) }
         if let error = userRecordRule(saving: incoming, over: existing?.record, user: context.user) { return .failure(error) }
         if let existing, existing.record.recordType != incoming.recordType {
@@ -46,14 +57,27 @@ extension CloudServer {
         for key in save.removedKeys { record.fields[key] = nil }
         for (key, value) in incoming.encryptedFields { record.encryptedFields[key] = value }
         for key in save.removedEncryptedKeys { record.encryptedFields[key] = nil }
-        if save.parentChanged || existing == nil { record.parent = incoming.parent }
+        let parentChanged = !isShare && (save.parentChanged || existing == nil)
+        if parentChanged { record.parent = incoming.parent }
+        if isShare {
+            switch shareInfo(saving: save, over: existing, in: transaction.store, context) {
+            case .success(let info): record.shareInfo = info
+            case .failure(let error): return .failure(error)
+            }
+        } else {
+            record.shareInfo = nil
+            switch rootShare(of: incoming, over: existing, in: transaction.store, context) {
+            case .success(let share): record.share = share
+            case .failure(let error): return .failure(error)
+            }
+        }
 
         let pendingTargets: Set<WireName>
-        switch checkReferences(incoming, parentChanged: save.parentChanged || existing == nil, in: transaction.store, context) {
+        switch checkReferences(incoming, parentChanged: parentChanged, in: transaction.store, context) {
         case .success(let targets): pendingTargets = targets
         case .failure(let error): return .failure(error)
         }
-        let size = record.byteSize
+        let size = record.byteSize + (record.shareInfo?.byteSize ?? 0)
         if size > WireLimits.maximumRecordBytes {
             return .failure(WireError(.limitExceeded, "record '\(name)' would hold \(size) bytes of field data; the limit is \(WireLimits.maximumRecordBytes) bytes (1 MB), assets excluded"))
         }

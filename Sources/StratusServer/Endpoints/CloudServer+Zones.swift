@@ -37,6 +37,10 @@ extension CloudServer {
         return WireZonesModifyResponse(saveResults: saveResults, deleteResults: deleteResults)
     }
 
+    /// What a custom zone of a private database can do: fetch changes, apply atomic batches,
+    /// hold record shares, and be shared as a whole (one or the other, not both at once).
+    static let customZoneCapabilities: WireZone.Capabilities = [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+
     private func save(_ zoneID: WireZoneID, in database: DatabaseStore, scope: RequestScope, events: inout DatabaseEvents) -> Result<WireZone, WireError> {
         if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
         if zoneID.isDefaultZone {
@@ -49,7 +53,7 @@ extension CloudServer {
         guard normalized.ownerName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) else {
             return .failure(WireError(.permissionFailure, "zone '\(zoneID.zoneName)' belongs to another user"))
         }
-        let (zone, created) = database.createZone(normalized, capabilities: [.fetchChanges, .atomic])
+        let (zone, created) = database.createZone(normalized, capabilities: Self.customZoneCapabilities)
         if created { events.zoneChanges.append(normalized) }
         return .success(zone)
     }

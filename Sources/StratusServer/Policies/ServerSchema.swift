@@ -94,15 +94,18 @@ public struct ServerSchema: Hashable, Sendable {
     }
 
     /// Checks a record to save: in development it may add types and fields; in production
-    /// every type and field must have been deployed.
+    /// every type and field must have been deployed. The share type and its system fields
+    /// (``WireShareRules``) exist in every schema, as CloudKit defines them.
     mutating func accept(_ record: WireRecord) -> WireError? {
         guard environment == .production else { return admit(record) }
-        guard let fields = production.recordTypes[record.recordType] else {
+        let isShare = WireShareRules.isShareType(record.recordType)
+        guard let fields = production.recordTypes[record.recordType] ?? (isShare ? [:] : nil) else {
             return WireError(.invalidArguments, "record type '\(record.recordType)' is not in the production schema; deploy the development schema first")
         }
         let values = record.fields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: false)) }
             + record.encryptedFields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: true)) }
         for (key, type) in values.sorted(by: { $0.0 < $1.0 }) {
+            if isShare, !type.isEncrypted, WireShareRules.systemFieldKeys.contains(key), fields[key] == nil { continue }
             guard let existing = fields[key] else {
                 return WireError(.invalidArguments, "field '\(key)' of record type '\(record.recordType)' is not in the production schema")
             }
@@ -113,9 +116,11 @@ public struct ServerSchema: Hashable, Sendable {
         return nil
     }
 
-    /// Whether the record type exists in the environment in force.
+    /// Whether the record type exists in the environment in force; in production the share type
+    /// always does.
     func hasRecordType(_ recordType: String) -> Bool {
-        (environment == .production ? production : development).recordTypes[recordType] != nil
+        WireShareRules.isShareType(recordType) && environment == .production
+            || (environment == .production ? production : development).recordTypes[recordType] != nil
     }
 
     /// In production, every field a query filters on must be queryable, every field it sorts

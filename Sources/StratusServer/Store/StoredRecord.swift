@@ -6,8 +6,19 @@ struct StoredRecord: Sendable {
     var record: WireRecord
     var assetBytes: Int
 
-    /// The bytes the record counts toward a storage quota: its field data and its asset files.
-    var storageBytes: Int { record.byteSize + assetBytes }
+    /// The bytes the record counts toward a storage quota: its field data, a share's
+    /// participants and URL, and its asset files.
+    var storageBytes: Int { record.byteSize + (record.shareInfo?.byteSize ?? 0) + assetBytes }
+
+    /// Whether the record is a share (type `cloudkit.share`).
+    var isShare: Bool { WireShareRules.isShareType(record.recordType) }
+
+    /// The name of the share this record is the root of (its `share` reference); nil for a
+    /// share record and for a record that is no share's root.
+    var shareTarget: WireName? {
+        guard !isShare, let share = record.share else { return nil }
+        return WireName(share.recordID.recordName)
+    }
 
     /// The names of the records this one holds a `deleteSelf` reference to, in any field.
     var deleteSelfTargets: Set<WireName> {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusWire
+import Synchronization
 
 /// One zone's records, behind the zone's own lock, so requests on different zones never wait
 /// for each other.
@@ -10,13 +11,28 @@ import StratusWire
 /// references to asset files, and gives back memory that deletes freed. Nothing else can change
 /// a record: the mutating members are private to this file.
 final class ZoneStore: @unchecked Sendable {
-    let zone: WireZone
+    /// The zone as it was created.
+    private let created: WireZone
+    /// The zone-wide share as last committed, readable without the zone's lock.
+    private let committedShare = Mutex<WireReference?>(nil)
     private let lock = NSLock()
+
+    /// The zone as clients see it: its ID and capabilities, and its zone-wide share while it
+    /// has one (as of the last committed transaction).
+    var zone: WireZone {
+        var zone = created
+        zone.share = committedShare.withLock { $0 }
+        return zone
+    }
 
     // Guarded by `lock`.
     private(set) var records: [WireName: StoredRecord] = [:]
     /// For each record name, the records holding a `deleteSelf` reference to it.
     private(set) var deleteSelfSources: [WireName: Set<WireName>] = [:]
+    /// For each share name, the records whose `share` names it: a record share's root.
+    private(set) var shareHolders: [WireName: Set<WireName>] = [:]
+    /// The names of the zone's share records (type `cloudkit.share`), zone-wide share included.
+    private(set) var shareNames: Set<WireName> = []
     /// Every change committed to the zone's records.
     private(set) var changeLog = ZoneChangeLog()
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
@@ -39,15 +55,15 @@ final class ZoneStore: @unchecked Sendable {
     let incarnation: UInt64
 
     init(zone: WireZone, incarnation: UInt64) {
-        self.zone = zone
+        self.created = WireZone(zoneID: zone.zoneID, capabilities: zone.capabilities)
         self.incarnation = incarnation
     }
 
     /// The order in which a request locks several zones: by the bytes of the zone's name, then
     /// of its owner's, a total order even for canonically equivalent names.
     static func lockOrder(_ lhs: ZoneStore, _ rhs: ZoneStore) -> Bool {
-        let left = (WireName(lhs.zone.zoneID.zoneName), WireName(lhs.zone.zoneID.ownerName))
-        let right = (WireName(rhs.zone.zoneID.zoneName), WireName(rhs.zone.zoneID.ownerName))
+        let left = (WireName(lhs.created.zoneID.zoneName), WireName(lhs.created.zoneID.ownerName))
+        let right = (WireName(rhs.created.zoneID.zoneName), WireName(rhs.created.zoneID.ownerName))
         return left < right
     }
 
@@ -72,6 +88,16 @@ final class ZoneStore: @unchecked Sendable {
         for target in newTargets.subtracting(oldTargets) {
             deleteSelfSources[target, default: []].insert(name)
         }
+        let oldShare = old?.shareTarget
+        let newShare = stored?.shareTarget
+        if oldShare != newShare {
+            if let oldShare {
+                shareHolders[oldShare]?.remove(name)
+                if shareHolders[oldShare]?.isEmpty == true { shareHolders[oldShare] = nil }
+            }
+            if let newShare { shareHolders[newShare, default: []].insert(name) }
+        }
+        if stored?.isShare == true { shareNames.insert(name) } else { shareNames.remove(name) }
         for index in indexes.values {
             if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
             if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
@@ -108,8 +134,19 @@ final class ZoneStore: @unchecked Sendable {
     /// it mostly empty.
     var recordCapacity: Int { records.capacity }
 
-    /// Ends a transaction: logs its changes and gives back memory deletes freed.
+    /// The zone-wide share as the records now have it: a reference to the share record named
+    /// `cloudkit.zoneshare`, if there is one. Call only with the lock held.
+    var zoneWideShare: WireReference? {
+        let name = WireName(WireShareRules.zoneWideShareName)
+        guard shareNames.contains(name) else { return nil }
+        return WireReference(recordID: WireRecordID(recordName: name.string, zoneID: created.zoneID), action: .none)
+    }
+
+    /// Ends a transaction: logs its changes, publishes the zone-wide share, and gives back
+    /// memory deletes freed.
     fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int) {
+        let share = zoneWideShare
+        committedShare.withLock { $0 = share }
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
         if let clientChangeToken { changeLog.keepClientChangeTokenData(clientChangeToken.data, from: clientChangeToken.deviceID) }
         uncommitted = []
@@ -122,6 +159,9 @@ final class ZoneStore: @unchecked Sendable {
             var sources = [WireName: Set<WireName>](minimumCapacity: deleteSelfSources.count)
             for (name, names) in deleteSelfSources { sources[name] = names }
             deleteSelfSources = sources
+            var holders = [WireName: Set<WireName>](minimumCapacity: shareHolders.count)
+            for (name, names) in shareHolders { holders[name] = names }
+            shareHolders = holders
             indexes = [:]
             indexUses = [:]
         }
@@ -185,14 +225,16 @@ struct ZoneTransaction {
     }
 
     /// Deletes `name` and, transitively, every record holding a `deleteSelf` reference to a
-    /// deleted record. Cycles end, as each record is deleted once.
+    /// deleted record, and the share of every deleted share root (a share goes with its root
+    /// record). Cycles end, as each record is deleted once.
     mutating func deleteCascading(_ name: String) {
         var pending = [WireName(name)]
         while let next = pending.popLast() {
-            guard store.records[next] != nil else { continue }
+            guard let stored = store.records[next] else { continue }
             let sources = store.deleteSelfSources[next] ?? []
             set(nil, named: next.string)
             pending.append(contentsOf: sources.sorted())
+            if let share = stored.shareTarget { pending.append(share) }
         }
     }
 
