@@ -306,6 +306,7 @@ final class ShareModelTests: XCTestCase {
         let withoutState = try received(bare)
         XCTAssertEqual(withoutState.owner.role, .owner)
         XCTAssertEqual(withoutState.owner.userIdentity.userRecordID?.recordName, "_olga", "a share without its state is owned by its zone's owner")
+        XCTAssertEqual(withoutState.owner, withoutState.owner, "the same owner each time")
     }
 
     func testCopyIsAShareWithParticipantsOfItsOwn() throws {

@@ -108,6 +108,14 @@ final class ShareParticipantsOperationTests: OperationTestCase {
         }
     }
 
+    func testDefaultOwnerNamesTheCallersOwnUserRecord() async throws {
+        let me = CKRecord.ID(recordName: CKCurrentUserDefaultName)
+        let participant = try await john.shareParticipant(forUserRecordID: me)
+        XCTAssertEqual(participant.userIdentity.userRecordID?.recordName, server.userRecordName(account: "john", containerIdentifier: identifier))
+        XCTAssertEqual(participant.userIdentity.lookupInfo?.userRecordID, me, "the identity keeps the lookup info as asked")
+        XCTAssertTrue(participant.userIdentity.hasiCloudAccount)
+    }
+
     func testAMalformedLookupInfoFailsAloneAndTheOperationEndsInAPartialFailure() async throws {
         let ann = CKUserIdentity.LookupInfo(emailAddress: "ann@example.com")
         let empty = CKUserIdentity.LookupInfo(emailAddress: "  ")

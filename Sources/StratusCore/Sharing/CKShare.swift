@@ -162,8 +162,9 @@ public final class CKShare: CKRecord, @unchecked Sendable {
     public var owner: CKShare.Participant {
         if let owner = sharing.withLock({ $0.participants.first { $0.role == .owner } }) { return owner }
         // A share always lists its owner; should a server's share not, the owner is the owner
-        // of the share's zone.
-        return .newOwner(ownerName: recordID.zoneID.ownerName)
+        // of the share's zone, under an ID that stays the same from one call to the next.
+        let ownerName = recordID.zoneID.ownerName
+        return .newOwner(ownerName: ownerName, participantID: "owner-of-\(ownerName)")
     }
 
     /// The participant that is the current user (whose user record name reads

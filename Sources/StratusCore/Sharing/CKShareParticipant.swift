@@ -82,9 +82,11 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, NSCopying, @unc
 
     /// The owner participant of a share created locally, before the server has seen it: the
     /// zone's owner (`__defaultOwner__` for the current user's zones), accepted, read-write.
-    static func newOwner(ownerName: String) -> CKShareParticipant {
+    ///
+    /// - Parameter participantID: The participant's ID; a new UUID by default.
+    static func newOwner(ownerName: String, participantID: ID = UUID().uuidString) -> CKShareParticipant {
         CKShareParticipant(
-            participantID: UUID().uuidString,
+            participantID: participantID,
             identity: WireUserIdentity(userRecordName: ownerName, lookupInfo: nil, nameComponents: nil),
             role: .owner,
             acceptanceStatus: .accepted,

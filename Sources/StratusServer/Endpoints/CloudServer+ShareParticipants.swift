@@ -5,7 +5,7 @@ extension CloudServer {
     /// - SeeAlso: ``CloudService/lookupShareParticipants(_:)``
     public func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
         let scope = try await begin(request.context, .lookupShareParticipants)
-        _ = try scope.requireAccount()
+        let caller = try scope.requireAccount().userRecordName
         guard request.lookupInfos.count <= WireLimits.maximumItemsPerRequest else {
             throw WireError(.limitExceeded, "\(request.lookupInfos.count) lookup infos in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
         }
@@ -16,9 +16,16 @@ extension CloudServer {
                 if let problem = PeopleDirectory.problem(with: info) {
                     return WireItemResult(id: info, result: .failure(WireError(.invalidArguments, problem)))
                 }
-                let identity = registry.people.invitee(info, in: container, accounts: accounts) {
+                // `__defaultOwner__` stands for the caller's own user record, as in record lookups.
+                var lookup = info
+                if let recordID = info.userRecordID, recordID.zoneID.isDefaultZone,
+                   recordID.recordName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName) {
+                    lookup.userRecordID = WireRecordID(recordName: caller)
+                }
+                var identity = registry.people.invitee(lookup, in: container, accounts: accounts) {
                     self.userRecordName(account: $0, containerIdentifier: container)
                 }
+                identity.lookupInfo = info
                 let participant = WireShareParticipant(
                     participantID: UUID().uuidString,
                     identity: identity,
