@@ -30,3 +30,21 @@ extension CKRecordZoneID {
         self.init(zoneName: zoneName, ownerName: ownerName ?? CKCurrentUserDefaultName)
     }
 }
+
+extension CKShareParticipant {
+    /// The Swift 3 name of ``CKShare/ParticipantAcceptanceStatus``.
+    @available(*, deprecated, message: "renamed to CKShare.ParticipantAcceptanceStatus")
+    public typealias AcceptanceStatus = CKShare.ParticipantAcceptanceStatus
+
+    /// The Swift 3 name of ``CKShare/ParticipantPermission``.
+    @available(*, deprecated, message: "renamed to CKShare.ParticipantPermission")
+    public typealias Permission = CKShare.ParticipantPermission
+
+    /// The Swift 3 name of ``CKShare/ParticipantRole``.
+    @available(*, deprecated, message: "renamed to CKShare.ParticipantRole")
+    public typealias Role = CKShare.ParticipantRole
+
+    /// The Swift 3 name of `CKShare.ParticipantType`.
+    @available(*, deprecated, message: "renamed to CKShare.ParticipantType")
+    public typealias ParticipantType = CKShareParticipantType
+}

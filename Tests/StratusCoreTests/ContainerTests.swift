@@ -41,6 +41,9 @@ final class ContainerTests: XCTestCase {
         func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
         func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
             throw WireError(.networkUnavailable, "offline")
         }

@@ -168,6 +168,7 @@ final class ItemFaultService: CloudService {
     func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse { try await server.databaseChanges(request) }
     func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse { try await server.lookupUsers(request) }
     func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse { try await server.lookupContacts(context) }
+    func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse { try await server.lookupShareParticipants(request) }
     func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus { try await server.applicationPermissionStatus(request) }
     func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus { try await server.requestApplicationPermission(request) }
     func listSubscriptions(_ context: WireRequestContext) async throws(WireError) -> WireSubscriptionsListResponse { try await server.listSubscriptions(context) }

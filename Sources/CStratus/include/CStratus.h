@@ -1,8 +1,8 @@
 // The enumerations CloudKit declares in Objective-C and Swift imports as non-frozen enums.
 //
 // CloudKit's `CKError.Code`, `CKAccountStatus`, `CKDatabase.Scope`, `CKRecord.ReferenceAction`,
-// `CKRecordSavePolicy` and `CKOperationGroup.TransferSize` come from Objective-C
-// `NS_ENUM`s, which Swift imports as open (non-frozen) enums: a `switch` over one needs
+// `CKRecordSavePolicy`, `CKOperationGroup.TransferSize` and the share participant enums come
+// from Objective-C `NS_ENUM`s, which Swift imports as open (non-frozen) enums: a `switch` over one needs
 // `@unknown default`, and `@unknown default` never draws a "default will never be executed"
 // warning. A Swift enum of a module built without library evolution is always frozen, so
 // Stratus declares these enums here, in C, with `enum_extensibility(open)`, and Swift imports
@@ -199,5 +199,59 @@ typedef enum CSTRATUS_OPEN_ENUM CKDatabaseChangeDeletionReason : long {
     /// The user reset their encrypted data: create the zone again and upload.
     CKDatabaseChangeDeletionReasonEncryptedDataReset = 2,
 } CKDatabaseChangeDeletionReason;
+
+/// Whether a share participant has accepted; Swift code spells it
+/// `CKShare.ParticipantAcceptanceStatus`. Like CloudKit's, the enum is not frozen: a `switch`
+/// over it ends with `@unknown default`.
+typedef enum CSTRATUS_OPEN_ENUM CKShareParticipantAcceptanceStatus : long {
+    /// Not known.
+    CKShareParticipantAcceptanceStatusUnknown = 0,
+    /// Invited, not accepted yet.
+    CKShareParticipantAcceptanceStatusPending = 1,
+    /// Accepted: the shared records are in the participant's shared database.
+    CKShareParticipantAcceptanceStatusAccepted = 2,
+    /// No longer part of the share.
+    CKShareParticipantAcceptanceStatusRemoved = 3,
+} CKShareParticipantAcceptanceStatus;
+
+/// What a share participant, or anyone with a share's URL, may do with the shared records;
+/// Swift code spells it `CKShare.ParticipantPermission`. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKShareParticipantPermission : long {
+    /// Not known.
+    CKShareParticipantPermissionUnknown = 0,
+    /// No access: as a share's public permission, only invited users may join.
+    CKShareParticipantPermissionNone = 1,
+    /// May read the shared records.
+    CKShareParticipantPermissionReadOnly = 2,
+    /// May read, change, create and delete the shared records.
+    CKShareParticipantPermissionReadWrite = 3,
+} CKShareParticipantPermission;
+
+/// A share participant's part in the share; Swift code spells it `CKShare.ParticipantRole`.
+/// CloudKit defines no case with raw value 2. Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKShareParticipantRole : long {
+    /// Not known.
+    CKShareParticipantRoleUnknown = 0,
+    /// The user who shared the records.
+    CKShareParticipantRoleOwner = 1,
+    /// A user the owner added to the share.
+    CKShareParticipantRolePrivateUser = 3,
+    /// A user who joined a share open to anyone with its URL.
+    CKShareParticipantRolePublicUser = 4,
+} CKShareParticipantRole;
+
+/// The iOS 10 name of a share participant's part in the share, replaced by
+/// `CKShareParticipantRole` (same raw values); Swift code spells it `CKShare.ParticipantType`.
+/// Like CloudKit's, the enum is not frozen.
+typedef enum CSTRATUS_OPEN_ENUM CKShareParticipantType : long {
+    /// Not known.
+    CKShareParticipantTypeUnknown = 0,
+    /// The user who shared the records.
+    CKShareParticipantTypeOwner = 1,
+    /// A user the owner added to the share.
+    CKShareParticipantTypePrivateUser = 3,
+    /// A user who joined a share open to anyone with its URL.
+    CKShareParticipantTypePublicUser = 4,
+} CKShareParticipantType;
 
 #endif

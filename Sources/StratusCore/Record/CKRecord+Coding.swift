@@ -9,22 +9,23 @@ extension CKRecord {
     /// unsaved edit survives an app restart and still saves as an edit of the version it was
     /// based on.
     public func encode(with coder: NSCoder) {
-        let state = state.withLock { $0 }
-        let blob = ArchiveEnvelope.seal(.record) { writer in
-            state.snapshot.write(to: &writer)
-            state.plain.write(to: &writer)
-            state.encrypted.write(to: &writer)
-            writer.write(state.parentChanged)
-        }
-        SecureCodingBlob.encode(blob, with: coder)
+        SecureCodingBlob.encode(archiveBlob(systemFieldsOnly: false), with: coder)
     }
 
     /// Encodes only the system fields: ID, type, change tag, dates, users and parent, with no
     /// values. Decoding the result gives a record with no values and no changed keys whose next
     /// save carries the right change tag: the way to cache a record's metadata locally.
     public func encodeSystemFields(with coder: NSCoder) {
-        let system = state.withLock { $0.snapshot.systemFieldsOnly }
-        SecureCodingBlob.encode(ArchiveEnvelope.seal(.recordSystemFields) { system.write(to: &$0) }, with: coder)
+        SecureCodingBlob.encode(archiveBlob(systemFieldsOnly: true), with: coder)
+    }
+
+    /// The blob of a record that is not a share: its whole state, or its system fields.
+    func recordArchiveBlob(systemFieldsOnly: Bool) -> [UInt8] {
+        let state = state.withLock { $0 }
+        guard !systemFieldsOnly else {
+            return ArchiveEnvelope.seal(.recordSystemFields) { state.snapshot.systemFieldsOnly.write(to: &$0) }
+        }
+        return ArchiveEnvelope.seal(.record) { state.write(to: &$0) }
     }
 
     /// The state archived by ``encode(with:)`` or ``encodeSystemFields(with:)``.
@@ -33,18 +34,14 @@ extension CKRecord {
         let state: State
         switch kind {
         case .record:
-            state = State(
-                snapshot: try WireRecord.read(from: &reader),
-                plain: try FieldChanges.read(from: &reader, encrypted: false),
-                encrypted: try FieldChanges.read(from: &reader, encrypted: true),
-                parentChanged: try reader.readBool()
-            )
+            state = try State.read(from: &reader)
         case .recordSystemFields:
-            let snapshot = try WireRecord.read(from: &reader)
-            guard snapshot.fields.isEmpty, snapshot.encryptedFields.isEmpty else {
-                throw BinaryFormatError("a system-fields archive holds values")
-            }
-            state = State(snapshot: snapshot)
+            state = try State.readSystemFields(from: &reader)
+        case .share, .shareSystemFields:
+            // A share's archive read as a plain record, as `CKRecord(coder:)` reads one in
+            // CloudKit: the record part, with the sharing state the server last sent.
+            (state, _) = try CKShare.decodeShare(blob)
+            return state
         default:
             throw BinaryFormatError("blob holds a \(kind), not a record")
         }
@@ -52,10 +49,40 @@ extension CKRecord {
         return state
     }
 
-    /// A new record with the same identity, system fields, values and changed keys.
+    /// A new record with the same identity, system fields, values and changed keys; a share
+    /// copies its participants too.
     public func copy(with zone: NSZone? = nil) -> Any {
-        let state = state.withLock { $0 }
-        return CKRecord(state: state, recordID: recordID)
+        makeCopy()
+    }
+}
+
+extension CKRecord.State {
+    /// Writes the whole state: snapshot (without a share's state, which a share writes after
+    /// it), changed keys and rejections, and whether the parent changed.
+    func write(to writer: inout BinaryWriter) {
+        snapshot.write(to: &writer)
+        plain.write(to: &writer)
+        encrypted.write(to: &writer)
+        writer.write(parentChanged)
+    }
+
+    /// Reads what ``write(to:)`` wrote.
+    static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> CKRecord.State {
+        CKRecord.State(
+            snapshot: try WireRecord.read(from: &reader),
+            plain: try FieldChanges.read(from: &reader, encrypted: false),
+            encrypted: try FieldChanges.read(from: &reader, encrypted: true),
+            parentChanged: try reader.readBool()
+        )
+    }
+
+    /// Reads a system-fields snapshot, which may hold no values.
+    static func readSystemFields(from reader: inout BinaryReader) throws(BinaryFormatError) -> CKRecord.State {
+        let snapshot = try WireRecord.read(from: &reader)
+        guard snapshot.fields.isEmpty, snapshot.encryptedFields.isEmpty else {
+            throw BinaryFormatError("a system-fields archive holds values")
+        }
+        return CKRecord.State(snapshot: snapshot)
     }
 }
 

@@ -3,7 +3,7 @@ extension CKRecord {
     public enum SystemType {
         /// The type of user records: `Users`.
         public static let userRecord: CKRecord.RecordType = "Users"
-        /// The type of shares: `cloudkit.share` (sharing is not in this release).
+        /// The type of shares (``CKShare``): `cloudkit.share`.
         public static let share: CKRecord.RecordType = "cloudkit.share"
     }
 

@@ -4,8 +4,10 @@ extension CKRecord {
     /// What a save under `policy` sends: the changed keys (or, under `.allKeys`, every key the
     /// record has), the keys set to nil, and the parent when it changed.
     package func makeSave(policy: WireSavePolicy) -> WireRecordSave {
-        state.withLock { state in
+        let shareInfo = shareInfoToSave
+        return state.withLock { state in
             var record = state.snapshot
+            record.shareInfo = shareInfo
             if policy != .allKeys {
                 record.fields = record.fields.filter { state.plain.changed.contains($0.key) }
                 record.encryptedFields = record.encryptedFields.filter { state.encrypted.changed.contains($0.key) }
@@ -23,8 +25,18 @@ extension CKRecord {
         }
     }
 
-    /// Why the record cannot be saved as it is: a value it rejected, named with its key.
+    /// The record a server's snapshot describes: a ``CKShare`` for a record of type
+    /// `cloudkit.share`, a plain record otherwise. Every record the client receives is made here.
+    package static func make(wire: WireRecord) -> CKRecord {
+        wire.recordType == SystemType.share ? CKShare(received: wire) : CKRecord(wire: wire)
+    }
+
+    /// Why the record cannot be saved as it is: a value it rejected, named with its key, or
+    /// for a share, a participant change it refused.
     package var rejectionError: CKError? {
+        if let refusal = sharingRefusal {
+            return CKError(.invalidArguments, message: "share '\(recordID.recordName)': \(refusal)")
+        }
         let (plain, encrypted) = rejectedValues
         if let key = plain.keys.sorted().first, let reason = plain[key] {
             return CKError(.invalidArguments, message: "field '\(key)' of record '\(recordID.recordName)': \(reason)")

@@ -65,7 +65,8 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
         self.init(state: State(snapshot: WireRecord(recordID: recordID.wireValue, recordType: recordType)), recordID: recordID)
     }
 
-    /// A record as the server sent it: no local changes.
+    /// A plain record as the server sent it: no local changes. Records received from a
+    /// service are made by ``make(wire:)``, which makes a ``CKShare`` of a share.
     package convenience init(wire: WireRecord) {
         self.init(state: State(snapshot: wire), recordID: ID(wire: wire.recordID))
     }
@@ -78,6 +79,9 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
 
     /// Decodes a record archived with ``encode(with:)`` or ``encodeSystemFields(with:)``; nil
     /// for a missing, truncated, damaged or foreign archive, or one of another format version.
+    ///
+    /// As in CloudKit, calling it on a share's archive gives a plain record of type
+    /// `cloudkit.share`; decode shares with ``CKShare/init(coder:)`` to get a ``CKShare``.
     public required convenience init?(coder: NSCoder) {
         guard let blob = SecureCodingBlob.blob(from: coder),
               let state = try? CKRecord.decodeState(blob)
@@ -142,8 +146,16 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
         parent = parentRecordID.map { Reference(recordID: $0, action: .none) }
     }
 
-    /// The share that includes the record; nil, as sharing is not in this release.
+    /// The share that includes the record: set on a share's root record by
+    /// ``CKShare/init(rootRecord:)`` (locally, until the two are saved together) and by the
+    /// server; on every record of a zone shared as a whole, by the server. nil otherwise.
     public var share: Reference? { state.withLock { $0.snapshot.share }.map { Reference(wire: $0) } }
+
+    /// Points the record's ``share`` at `reference`: what creating a share for a root record
+    /// does locally, as CloudKit does.
+    func setShareReference(_ reference: Reference?) {
+        state.withLock { $0.snapshot.share = reference?.wireValue }
+    }
 
     // MARK: - Keys
 
@@ -202,8 +214,35 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
         }
     }
 
-    /// The record's fields, system fields and local edits, as one value.
+    /// The record's fields, system fields and local edits, as one value; for a share, with
+    /// its current sharing state.
     package var wireSnapshot: WireRecord { state.withLock { $0.snapshot } }
+
+    // MARK: - What a share adds
+
+    // `CKShare` overrides these; Swift cannot override members declared in extensions.
+
+    /// The sharing state a save sends: a share's current one; for a plain record of type
+    /// `cloudkit.share` (a share's archive decoded with `CKRecord(coder:)`), the one the server
+    /// last sent; nil for other records.
+    var shareInfoToSave: WireShareInfo? {
+        state.withLock { $0.snapshot.recordType == SystemType.share ? $0.snapshot.shareInfo : nil }
+    }
+
+    /// Why the record cannot be saved besides its rejected values, or nil; a share names a
+    /// participant change it refused.
+    var sharingRefusal: String? { nil }
+
+    /// The blob ``encode(with:)`` stores, or with `systemFieldsOnly`,
+    /// ``encodeSystemFields(with:)``.
+    func archiveBlob(systemFieldsOnly: Bool) -> [UInt8] {
+        recordArchiveBlob(systemFieldsOnly: systemFieldsOnly)
+    }
+
+    /// What ``copy(with:)`` returns: a new object of the same class and state.
+    func makeCopy() -> CKRecord {
+        CKRecord(state: state.withLock { $0 }, recordID: recordID)
+    }
 
     /// The keys whose last set value was rejected, with the reasons, plain and encrypted.
     package var rejectedValues: (plain: [String: String], encrypted: [String: String]) {

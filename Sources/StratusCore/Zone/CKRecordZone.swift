@@ -5,7 +5,8 @@ import StratusWire
 ///
 /// Every database has a default zone, which has no capabilities. Custom zones exist only in
 /// private databases; saving one gives it ``Capabilities/fetchChanges`` and
-/// ``Capabilities/atomic``.
+/// ``Capabilities/atomic``, and the sharing capabilities (``Capabilities/sharing``,
+/// ``Capabilities/zoneWideSharing``) the server grants custom private zones.
 ///
 /// CloudKit document: *CKRecordZone*.
 public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
@@ -19,9 +20,11 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
         public static let fetchChanges = Capabilities(rawValue: 1 << 0)
         /// The zone applies atomic batches all or nothing.
         public static let atomic = Capabilities(rawValue: 1 << 1)
-        /// The zone can hold shared records (not in this release).
+        /// Hierarchies of the zone's records can be shared, each with a ``CKShare`` created for
+        /// its root record.
         public static let sharing = Capabilities(rawValue: 1 << 2)
-        /// The zone can be shared as a whole (not in this release).
+        /// The zone can be shared as a whole, with one ``CKShare`` created by
+        /// ``CKShare/init(recordZoneID:)``.
         public static let zoneWideSharing = Capabilities(rawValue: 1 << 3)
     }
 
@@ -32,8 +35,10 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
     /// create locally reports none.
     public let capabilities: Capabilities
 
-    /// The zone-wide share; nil, as sharing is not in this release.
-    public var share: CKRecord.Reference? { nil }
+    /// The zone-wide share, on a zone fetched while it is shared as a whole: a reference to
+    /// the share record named ``CKRecordNameZoneWideShare``. nil for a zone you create locally
+    /// and for a zone not shared as a whole.
+    public let share: CKRecord.Reference?
 
     /// The database's default zone, which exists without being saved.
     public static func `default`() -> CKRecordZone {
@@ -50,17 +55,22 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
         self.init(zoneID: zoneID, capabilities: [])
     }
 
-    package init(zoneID: ID, capabilities: Capabilities) {
+    package init(zoneID: ID, capabilities: Capabilities, share: CKRecord.Reference? = nil) {
         self.zoneID = zoneID
         self.capabilities = capabilities
+        self.share = share
     }
 
     package convenience init(wire: WireZone) {
-        self.init(zoneID: ID(wire: wire.zoneID), capabilities: Capabilities(rawValue: wire.capabilities.rawValue))
+        self.init(
+            zoneID: ID(wire: wire.zoneID),
+            capabilities: Capabilities(rawValue: wire.capabilities.rawValue),
+            share: wire.share.map { CKRecord.Reference(wire: $0) }
+        )
     }
 
     package var wireValue: WireZone {
-        WireZone(zoneID: zoneID.wireValue, capabilities: WireZone.Capabilities(rawValue: capabilities.rawValue))
+        WireZone(zoneID: zoneID.wireValue, capabilities: WireZone.Capabilities(rawValue: capabilities.rawValue), share: share?.wireValue)
     }
 
     /// Returns self: a zone is immutable.
@@ -75,24 +85,36 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
     /// it (see ``SecureCodingBlob``).
     public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKRecordZone"] }
 
-    /// Encodes the zone as one versioned blob.
+    /// Encodes the zone as one versioned blob; the zone-wide share, when there is one, follows
+    /// the zone, so the archive of a zone without one is what earlier versions wrote.
     public func encode(with coder: NSCoder) {
-        SecureCodingBlob.encode(ArchiveEnvelope.seal(.zone) { wireValue.write(to: &$0) }, with: coder)
+        let wire = wireValue
+        SecureCodingBlob.encode(ArchiveEnvelope.seal(.zone) { writer in
+            wire.write(to: &writer)
+            wire.share?.write(to: &writer)
+        }, with: coder)
     }
 
     /// Decodes a zone; nil for a missing, damaged or foreign archive.
     public required convenience init?(coder: NSCoder) {
-        guard let wire = SecureCodingBlob.decode(from: coder, as: .zone, WireZone.read) else { return nil }
-        self.init(wire: wire)
+        let decoded = SecureCodingBlob.decode(from: coder, as: .zone) { reader throws(BinaryFormatError) in
+            var wire = try WireZone.read(from: &reader)
+            if reader.remaining > 0 { wire.share = try WireReference.read(from: &reader) }
+            return wire
+        }
+        guard let decoded else { return nil }
+        self.init(wire: decoded)
     }
 
-    /// A summary such as `<CKRecordZone: zoneID=…, capabilities=(fetchChanges, atomic)>`.
+    /// A summary such as `<CKRecordZone: zoneID=…, capabilities=(fetchChanges, atomic)>`, naming
+    /// the zone-wide share when there is one.
     public override var description: String {
         var names: [String] = []
         if capabilities.contains(.fetchChanges) { names.append("fetchChanges") }
         if capabilities.contains(.atomic) { names.append("atomic") }
         if capabilities.contains(.sharing) { names.append("sharing") }
         if capabilities.contains(.zoneWideSharing) { names.append("zoneWideSharing") }
-        return "<CKRecordZone: zoneID=\(zoneID), capabilities=(\(names.joined(separator: ", ")))>"
+        let shared = share.map { ", share=\($0.recordID.recordName)" } ?? ""
+        return "<CKRecordZone: zoneID=\(zoneID), capabilities=(\(names.joined(separator: ", ")))\(shared)>"
     }
 }

@@ -104,7 +104,7 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
             storedMoreComing.value = batch.moreComing
             finish(with: nil) {
                 if let changed = self.recordChangedBlock {
-                    for record in batch.changed { changed(CKRecord(wire: record)) }
+                    for record in batch.changed { changed(CKRecord.make(wire: record)) }
                 }
                 if let deleted = self.recordWithIDWasDeletedBlock {
                     for deletion in batch.deleted { deleted(CKRecord.ID(wire: deletion.recordID)) }

@@ -234,7 +234,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
         let changed = recordWasChangedBlock
         let legacyChanged: ((CKRecord) -> Void)? = blocks.get("recordChangedBlock")
         for wire in batch.changed {
-            let record = CKRecord(wire: wire)
+            let record = CKRecord.make(wire: wire)
             if let changed {
                 changed(record.recordID, .success(record))
             } else {

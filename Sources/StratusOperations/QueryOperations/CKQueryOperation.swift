@@ -142,7 +142,7 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
         }
         switch response {
         case .success(let response):
-            report(response.records.map { CKRecord(wire: $0) }, cursor: response.cursor.map { CKQueryCursor(bytes: Data($0)) }, failure: nil)
+            report(response.records.map { CKRecord.make(wire: $0) }, cursor: response.cursor.map { CKQueryCursor(bytes: Data($0)) }, failure: nil)
         case .failure(let error):
             report([], cursor: nil, failure: error)
         }

@@ -105,7 +105,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
         switch response {
         case .success(let response):
             let results = zip(recordIDs, response.results).map { recordID, answer in
-                (recordID, answer.result.map { CKRecord(wire: $0) }.mapError { CKError($0) as any Error })
+                (recordID, answer.result.map { CKRecord.make(wire: $0) }.mapError { CKError($0) as any Error })
             }
             report(results, failure: nil)
         case .failure(let error):

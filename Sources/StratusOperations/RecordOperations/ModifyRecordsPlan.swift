@@ -78,7 +78,7 @@ struct ModifyRecordsPlan {
         for (sent, answer) in zip(sentSaves, response.saveResults) {
             let record = saves[sent.index]
             saveOutcomes[sent.index] = answer.result
-                .map { CKRecord(wire: $0) }
+                .map { CKRecord.make(wire: $0) }
                 .mapError { CKError(saving: record, $0) }
         }
         for (index, answer) in zip(sentDeletes, response.deleteResults) {
@@ -118,9 +118,9 @@ extension CKError {
             return
         }
         var extra: [String: Any] = [:]
-        if let server = wire.serverRecord { extra[CKRecordChangedErrorServerRecordKey] = CKRecord(wire: server) }
+        if let server = wire.serverRecord { extra[CKRecordChangedErrorServerRecordKey] = CKRecord.make(wire: server) }
         extra[CKRecordChangedErrorClientRecordKey] = record.copy()
-        if record.recordChangeTag != nil { extra[CKRecordChangedErrorAncestorRecordKey] = CKRecord(wire: record.ancestorSnapshot) }
+        if record.recordChangeTag != nil { extra[CKRecordChangedErrorAncestorRecordKey] = CKRecord.make(wire: record.ancestorSnapshot) }
         self.init(.serverRecordChanged, message: wire.message, extra: extra)
     }
 }

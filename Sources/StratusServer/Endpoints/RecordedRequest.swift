@@ -26,6 +26,8 @@ public struct RecordedRequest: Hashable, Sendable {
         case lookupUsers = "users/lookup"
         /// `users/lookup/contacts`.
         case lookupContacts = "users/lookup/contacts"
+        /// Turning lookup infos into share participants (no CloudKit Web Services counterpart).
+        case lookupShareParticipants = "users/lookup/participants"
         /// The status of an application permission (no CloudKit Web Services counterpart).
         case applicationPermissionStatus = "users/permissions"
         /// A request for an application permission (no CloudKit Web Services counterpart).

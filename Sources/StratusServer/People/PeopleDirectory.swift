@@ -120,6 +120,60 @@ struct PeopleDirectory: Sendable {
         )
     }
 
+    /// The identity a share invitation for `info` carries in a container: the person is found
+    /// among `accounts` by email address, phone number or user record ID whether or not they
+    /// granted discoverability (inviting needs no opt-in), but their name is given only when
+    /// they did. A person no account matches gets an identity with only the lookup info and
+    /// `hasiCloudAccount == false`.
+    ///
+    /// - Parameters:
+    ///   - accounts: Every account the server knows, for lookups by user record ID.
+    ///   - userRecordName: The user record name of an account in the container.
+    func invitee(
+        _ info: WireUserLookupInfo,
+        in containerIdentifier: String,
+        accounts: Set<String>,
+        userRecordName: (String) -> String
+    ) -> WireUserIdentity {
+        let account: String?
+        if let email = info.emailAddress {
+            account = self.account(withEmail: email)
+        } else if let phone = info.phoneNumber {
+            account = self.account(withPhone: phone)
+        } else if let recordID = info.userRecordID, recordID.zoneID.isDefaultZone {
+            account = accounts.sorted().first { userRecordName($0).hasSameUTF8Bytes(as: recordID.recordName) }
+        } else {
+            account = nil
+        }
+        guard let account else {
+            return WireUserIdentity(userRecordName: nil, lookupInfo: info, nameComponents: nil, hasiCloudAccount: false)
+        }
+        let discoverable = discoverabilityStatus(of: account, in: containerIdentifier) == .granted
+        return WireUserIdentity(
+            userRecordName: userRecordName(account),
+            lookupInfo: info,
+            nameComponents: discoverable ? profiles[account]?.name : nil
+        )
+    }
+
+    /// Why `info` cannot name anyone, or nil: it must set exactly one of its fields, an email
+    /// address must hold more than spaces, and a phone number at least one digit.
+    static func problem(with info: WireUserLookupInfo) -> String? {
+        guard info.isWellFormed else {
+            return "a lookup info must name exactly one of an email address, a phone number or a user record ID"
+        }
+        if let email = info.emailAddress, normalizedEmail(email).isEmpty {
+            return "the email address '\(email)' is empty"
+        }
+        if let phone = info.phoneNumber, normalizedPhone(phone).isEmpty {
+            return "the phone number '\(phone)' holds no digits"
+        }
+        if let recordID = info.userRecordID, let error = WireValidation.checkRecordName(recordID.recordName) {
+            return "the user record ID is not valid: \(error.message)"
+        }
+        return nil
+    }
+
     /// The discoverable users among `account`'s contacts in a container: one identity per
     /// user, in the order of the user's first matching contact, naming every matching contact.
     func discoverContacts(

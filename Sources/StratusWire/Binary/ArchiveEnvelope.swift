@@ -36,6 +36,11 @@ package enum ArchiveEnvelope {
         case notificationInfo = 41
         // Notifications follow subscriptions.
         case notificationID = 42
+        // Sharing takes numbers of its own.
+        case share = 50
+        case shareSystemFields = 51
+        case shareParticipant = 52
+        case shareMetadata = 53
     }
 
     /// Frames `payload` as a blob of `kind`.

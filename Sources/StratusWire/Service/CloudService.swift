@@ -67,6 +67,19 @@ public protocol CloudService: Sendable {
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
     func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse
 
+    /// New share participants for the people the lookup infos name, found by email address,
+    /// phone number or user record ID among all of the server's accounts, whether or not they
+    /// granted `userDiscoverability` (inviting someone needs no opt-in). A found user's identity
+    /// carries the user record name in the container, and a name only when the user is
+    /// discoverable there; a person no account matches still gets a participant, whose identity
+    /// has only the lookup info and `hasiCloudAccount == false`. A lookup info that does not set
+    /// exactly one field, or sets an empty one, fails alone with ``CKErrorCode/invalidArguments``.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest``
+    ///   lookup infos.
+    func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse
+
     /// The requesting user's status for an application permission in the container.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.

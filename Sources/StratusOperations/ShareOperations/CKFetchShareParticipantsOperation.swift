@@ -1,0 +1,135 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Turns lookup infos (email addresses, phone numbers, user record IDs) into new share
+/// participants, in one request, to add to a share with `CKShare.addParticipant(_:)`.
+///
+/// ```swift
+/// let operation = CKFetchShareParticipantsOperation(userIdentityLookupInfos: CKUserIdentity.LookupInfo.lookupInfos(withEmails: emails))
+/// operation.perShareParticipantResultBlock = { lookupInfo, result in
+///     if case .success(let participant) = result { share.addParticipant(participant) }
+/// }
+/// operation.fetchShareParticipantsResultBlock = { result in … }
+/// container.add(operation)
+/// ```
+///
+/// Unlike user discovery, the people looked up need not have granted `userDiscoverability`:
+/// inviting someone needs no opt-in. Each lookup info gives one participant, a `.privateUser`,
+/// `.pending`, with `.readOnly` permission. A person found among iCloud's accounts has a
+/// participant whose identity carries their user record ID (and their name only if they are
+/// discoverable); a person no account matches still gets a participant, whose identity has only
+/// the lookup info and `hasiCloudAccount == false`, so you can invite them by that address.
+/// A lookup info that does not name exactly one non-empty address or user record ID fails
+/// alone with `invalidArguments`, and the final result is then a `partialFailure` keyed by the
+/// lookup infos you passed.
+///
+/// The request needs an iCloud account (`notAuthenticated` without one) and takes at most
+/// 400 lookup infos (`limitExceeded` beyond).
+///
+/// CloudKit document: *CKFetchShareParticipantsOperation*.
+public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedLookupInfos = Locked<[CKUserIdentity.LookupInfo]?>(nil)
+
+    /// The people to make participants of.
+    public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? {
+        get { storedLookupInfos.value }
+        set { storedLookupInfos.value = newValue }
+    }
+
+    /// Creates an operation with no one to look up yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that makes participants of the people `userIdentityLookupInfos` name.
+    public convenience init(userIdentityLookupInfos: [CKUserIdentity.LookupInfo]) {
+        self.init()
+        self.userIdentityLookupInfos = userIdentityLookupInfos
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per lookup info, in order, with its participant or why it names no one.
+    public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy per-participant block, called once per participant made, without the
+    /// failures; ignored when ``perShareParticipantResultBlock`` is set.
+    @available(*, deprecated, message: "Use perShareParticipantResultBlock instead, which surfaces per-share-participant errors")
+    public var shareParticipantFetchedBlock: ((CKShare.Participant) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: success, the request's error, or a `partialFailure` whose
+    /// `partialErrorsByItemID` repeats the per-item failures, keyed by lookup info.
+    public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block; ignored when ``fetchShareParticipantsResultBlock`` is set.
+    @available(*, deprecated, message: "Use fetchShareParticipantsResultBlock instead")
+    public var fetchShareParticipantsCompletionBlock: (((any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let lookupInfos = userIdentityLookupInfos ?? []
+        guard !lookupInfos.isEmpty else {
+            report([], failure: nil)
+            return
+        }
+        let wireInfos = lookupInfos.map(\.wireValue)
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos))
+        }
+        switch response {
+        case .success(let response):
+            let results = zip(lookupInfos, response.results).map { info, answer in
+                (info, answer.result.map { CKShare.Participant(wire: $0) }.mapError { CKError($0) as any Error })
+            }
+            report(results, failure: nil)
+        case .failure(let error):
+            report(lookupInfos.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportFailure(_ error: CKError) {
+        deliverResults((userIdentityLookupInfos ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    }
+
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
+        if let perItem = perShareParticipantResultBlock {
+            for (info, result) in results { perItem(info, result) }
+        } else if let legacy: (CKShare.Participant) -> Void = blocks.get("shareParticipantFetchedBlock") {
+            for (_, result) in results {
+                if case .success(let participant) = result { legacy(participant) }
+            }
+        }
+        let error = failure ?? CKError.partialFailure(of: results)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
+        if let final = fetchShareParticipantsResultBlock {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("fetchShareParticipantsCompletionBlock") {
+            legacyFinal(error)
+        }
+    }
+}
