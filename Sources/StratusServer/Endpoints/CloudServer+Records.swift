@@ -42,8 +42,8 @@ extension CloudServer {
         return .success(present(stored.record, to: scope, desiredKeys: desiredKeys))
     }
 
-    /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`,
-    /// only the desired fields, assets as read-only local copies, and, in a zone shared as a
+    /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
+    /// (in a share's participants too), only the desired fields, assets as read-only local copies, and, in a zone shared as a
     /// whole, the zone-wide share as the record's `share` (as last committed).
     func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
         var shown = record
@@ -53,6 +53,14 @@ extension CloudServer {
         if let user = scope.userRecordName {
             if shown.creatorUserRecordName == user { shown.creatorUserRecordName = WireZoneID.currentUserOwnerName }
             if shown.lastModifiedUserRecordName == user { shown.lastModifiedUserRecordName = WireZoneID.currentUserOwnerName }
+            if var info = shown.shareInfo {
+                // The caller finds itself among a share's participants as CloudKit's client
+                // does (`currentUserParticipant`): by the current user's name.
+                for index in info.participants.indices where info.participants[index].identity.userRecordName == user {
+                    info.participants[index].identity.userRecordName = WireZoneID.currentUserOwnerName
+                }
+                shown.shareInfo = info
+            }
         }
         if let desiredKeys {
             let wanted = Set(desiredKeys)
