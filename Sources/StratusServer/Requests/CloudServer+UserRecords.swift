@@ -22,6 +22,7 @@ extension CloudServer {
     func ensureUserRecords(account: String, userRecordName: String, in container: ContainerStore) {
         let key = "\(account)\u{0}\(container.identifier)"
         guard !registry.withLock({ $0.knownUsers.contains(key) }) else { return }
+        container.noteAccount(account, userRecordName: userRecordName)
         for database in [container.publicDatabase, container.database(.private, account: account)] {
             guard let zone = database.zone(.defaultZone) else { continue }
             zone.acquire()

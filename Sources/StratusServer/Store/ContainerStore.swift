@@ -15,6 +15,9 @@ final class ContainerStore: Sendable {
     let publicStorage = Mutex<(used: Int, quota: Int?)>((0, nil))
     /// Each account's notification collection, by the account's user record name.
     let notifications = Mutex<[String: NotificationCollection]>([:])
+    /// The accounts that have used the container, by their user record name in it: how a
+    /// shared zone's owner name leads to the owner's private database.
+    private let accountsByUserRecordName = Mutex<[String: String]>([:])
 
     init(identifier: String, settings: StoreSettings) {
         self.identifier = identifier
@@ -32,6 +35,23 @@ final class ContainerStore: Sendable {
             return created
         }
         return scope == .private ? pair.private : pair.shared
+    }
+
+    /// Remembers that `account` is `userRecordName` in this container.
+    func noteAccount(_ account: String, userRecordName: String) {
+        accountsByUserRecordName.withLock { $0[userRecordName] = account }
+    }
+
+    /// The account whose user record name in this container is `userRecordName`, if it has
+    /// used the container.
+    func account(forUserRecordName userRecordName: String) -> String? {
+        accountsByUserRecordName.withLock { $0[userRecordName] }
+    }
+
+    /// Every account that has used the container, with its user record name, in a stable
+    /// order (by user record name).
+    func owners() -> [(account: String, userRecordName: String)] {
+        accountsByUserRecordName.withLock { $0 }.map { (account: $0.value, userRecordName: $0.key) }.sorted { $0.userRecordName < $1.userRecordName }
     }
 
     /// The roles of `recordType` in the public database.

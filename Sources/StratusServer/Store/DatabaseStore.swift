@@ -120,6 +120,13 @@ final class DatabaseStore: Sendable {
         }
     }
 
+    /// Logs a change of `zoneID` that happened elsewhere: in a shared database, an owner's
+    /// zone that appeared (`deletion` nil: the account accepted a share, or the zone's shared
+    /// records changed) or went away for the account (`deletion` set).
+    func noteSharedZone(_ zoneID: WireZoneID, deletion: WireZoneDeletionReason?) {
+        changes.withLock { log in log.note(zoneID, sequence: log.nextSequence(), deletion: deletion) }
+    }
+
     /// The database's change log as it is now.
     var changeLog: DatabaseChangeLog {
         changes.withLock { $0 }
