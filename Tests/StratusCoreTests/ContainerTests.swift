@@ -44,6 +44,12 @@ final class ContainerTests: XCTestCase {
         func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
             throw WireError(.networkUnavailable, "offline")
         }
+        func lookupShareMetadata(_ request: WireShareMetadataLookupRequest) async throws(WireError) -> WireShareMetadataLookupResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
+        func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse {
+            throw WireError(.networkUnavailable, "offline")
+        }
         func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
             throw WireError(.networkUnavailable, "offline")
         }

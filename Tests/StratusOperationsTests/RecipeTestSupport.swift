@@ -169,6 +169,8 @@ final class ItemFaultService: CloudService {
     func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse { try await server.lookupUsers(request) }
     func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse { try await server.lookupContacts(context) }
     func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse { try await server.lookupShareParticipants(request) }
+    func lookupShareMetadata(_ request: WireShareMetadataLookupRequest) async throws(WireError) -> WireShareMetadataLookupResponse { try await server.lookupShareMetadata(request) }
+    func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse { try await server.acceptShares(request) }
     func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus { try await server.applicationPermissionStatus(request) }
     func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus { try await server.requestApplicationPermission(request) }
     func listSubscriptions(_ context: WireRequestContext) async throws(WireError) -> WireSubscriptionsListResponse { try await server.listSubscriptions(context) }

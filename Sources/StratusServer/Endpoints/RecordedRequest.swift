@@ -28,6 +28,10 @@ public struct RecordedRequest: Hashable, Sendable {
         case lookupContacts = "users/lookup/contacts"
         /// Turning lookup infos into share participants (no CloudKit Web Services counterpart).
         case lookupShareParticipants = "users/lookup/participants"
+        /// `records/resolve`: the metadata of shares, by URL.
+        case lookupShareMetadata = "records/resolve"
+        /// `records/accept`: accepting shares, by URL.
+        case acceptShares = "records/accept"
         /// The status of an application permission (no CloudKit Web Services counterpart).
         case applicationPermissionStatus = "users/permissions"
         /// A request for an application permission (no CloudKit Web Services counterpart).

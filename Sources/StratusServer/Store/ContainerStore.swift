@@ -18,6 +18,8 @@ final class ContainerStore: Sendable {
     /// The accounts that have used the container, by their user record name in it: how a
     /// shared zone's owner name leads to the owner's private database.
     private let accountsByUserRecordName = Mutex<[String: String]>([:])
+    /// Where the container's shares are, found by URL.
+    let shareDirectory = ShareDirectory()
 
     init(identifier: String, settings: StoreSettings) {
         self.identifier = identifier

@@ -80,6 +80,28 @@ public protocol CloudService: Sendable {
     ///   lookup infos.
     func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse
 
+    /// `records/resolve`: the metadata of the shares the URLs name, as the requesting user
+    /// sees them, whatever container of the service each share belongs to. The owner sees
+    /// their share as in their private database; anyone else sees it, and its root record when
+    /// asked, as in their shared database. A URL no share has fails alone with
+    /// ``CKErrorCode/unknownItem``; a share that only invited users may join, and that does not
+    /// list the requesting user, with ``CKErrorCode/participantMayNeedVerification``.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest`` URLs.
+    func lookupShareMetadata(_ request: WireShareMetadataLookupRequest) async throws(WireError) -> WireShareMetadataLookupResponse
+
+    /// `records/accept`: accepts the shares the URLs name for the requesting user, who then
+    /// finds the owner's zone in their shared database. An invited user's participant becomes
+    /// `accepted`; on a share open to the public, anyone else joins as a public user with the
+    /// public permission. Accepting again, or accepting one's own share, changes nothing and
+    /// answers the share. Per URL, the same errors as ``lookupShareMetadata(_:)``, and
+    /// ``CKErrorCode/tooManyParticipants`` when a public share is full.
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest`` URLs.
+    func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse
+
     /// The requesting user's status for an application permission in the container.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.

@@ -32,3 +32,73 @@ public struct WireShareParticipantsLookupResponse: Sendable {
         self.results = results
     }
 }
+
+/// `records/resolve`: what each share URL tells the requesting user (`CKFetchShareMetadataOperation`).
+///
+/// CloudKit Web Services names a share by the short GUID at the end of its URL; the request
+/// carries the whole URLs, as the client holds them.
+public struct WireShareMetadataLookupRequest: Hashable, Sendable {
+    /// Where the request goes and who sends it. The shares may belong to any container of the
+    /// service, as CloudKit's header allows: an app cannot know a share's container before it
+    /// has the share's metadata.
+    public var context: WireRequestContext
+    /// The share URLs, as `CKShare.url` gives them, in the order the results come back.
+    public var shareURLs: [String]
+    /// Whether each answer carries the share's root record.
+    public var shouldFetchRootRecord: Bool
+    /// The root record's field keys to return: nil returns every field, an empty array only
+    /// system fields. Read only when ``shouldFetchRootRecord`` is set.
+    public var rootRecordDesiredKeys: [String]?
+
+    /// Creates a request.
+    public init(context: WireRequestContext, shareURLs: [String], shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [String]? = nil) {
+        self.context = context
+        self.shareURLs = shareURLs
+        self.shouldFetchRootRecord = shouldFetchRootRecord
+        self.rootRecordDesiredKeys = rootRecordDesiredKeys
+    }
+}
+
+/// The answer to a ``WireShareMetadataLookupRequest``.
+public struct WireShareMetadataLookupResponse: Sendable {
+    /// One outcome per URL, in the request's order: the share's metadata as the requesting
+    /// user sees it, or why the user cannot have it (`unknownItem`,
+    /// `participantMayNeedVerification`).
+    public var results: [WireItemResult<String, WireShareMetadata>]
+
+    /// Creates a response.
+    public init(results: [WireItemResult<String, WireShareMetadata>]) {
+        self.results = results
+    }
+}
+
+/// `records/accept`: accepts shares on behalf of the requesting user (`CKAcceptSharesOperation`).
+///
+/// CloudKit Web Services names a share by the short GUID at the end of its URL; the request
+/// carries the whole URLs, which every `CKShare.Metadata` holds in its share.
+public struct WireAcceptSharesRequest: Hashable, Sendable {
+    /// Where the request goes and who sends it; the shares may belong to any container of the
+    /// service, as for ``WireShareMetadataLookupRequest``.
+    public var context: WireRequestContext
+    /// The URLs of the shares to accept, in the order the results come back.
+    public var shareURLs: [String]
+
+    /// Creates a request.
+    public init(context: WireRequestContext, shareURLs: [String]) {
+        self.context = context
+        self.shareURLs = shareURLs
+    }
+}
+
+/// The answer to a ``WireAcceptSharesRequest``.
+public struct WireAcceptSharesResponse: Sendable {
+    /// One outcome per URL, in the request's order: the share record as the requesting user
+    /// sees it once accepted, or why it cannot be accepted (`unknownItem`,
+    /// `participantMayNeedVerification`, `tooManyParticipants`).
+    public var results: [WireItemResult<String, WireRecord>]
+
+    /// Creates a response.
+    public init(results: [WireItemResult<String, WireRecord>]) {
+        self.results = results
+    }
+}
