@@ -1,0 +1,157 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Accepts shares for the current user, in one request, with the metadata fetched for their
+/// URLs: afterwards the owner's zone appears in the user's shared database.
+///
+/// ```swift
+/// let operation = CKAcceptSharesOperation(shareMetadatas: [metadata])
+/// operation.perShareResultBlock = { metadata, result in … }
+/// operation.acceptSharesResultBlock = { result in … }
+/// CKContainer(identifier: metadata.containerIdentifier).add(operation)
+/// ```
+///
+/// An invited user's participant becomes `.accepted`. On a share open to the public, a user
+/// not yet on it joins as a `.publicUser`, `.accepted`, with the share's public permission
+/// (`tooManyParticipants` when the share is full). Accepting a share again, or accepting your
+/// own share, changes nothing and gives the share. Each share comes back as the user now sees
+/// it, with the user as its `currentUserParticipant`; the metadata you passed is not changed.
+///
+/// The share is named by its URL, as CloudKit Web Services names it. Per share: a share that
+/// no longer exists fails with `unknownItem`; a share only invited users may join, which does
+/// not list the user, with `participantMayNeedVerification`; a metadata whose share has no URL
+/// (one you made up or decoded from elsewhere) with `invalidArguments`, without being sent.
+/// The final result is then a `partialFailure` whose `partialErrorsByItemID` is keyed by the
+/// shares' URLs, as CloudKit's header says (a metadata whose share has no URL, by its share's
+/// record ID). The request needs an iCloud account (`notAuthenticated`) and takes at most 400
+/// shares (`limitExceeded`); with nothing to send, the operation sends no request.
+///
+/// CloudKit document: *CKAcceptSharesOperation*.
+public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedMetadatas = Locked<[CKShare.Metadata]?>(nil)
+
+    /// The metadata of the shares to accept.
+    public var shareMetadatas: [CKShare.Metadata]? {
+        get { storedMetadatas.value }
+        set { storedMetadatas.value = newValue }
+    }
+
+    /// Creates an operation with no shares to accept yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that accepts the shares `shareMetadatas` describe.
+    public convenience init(shareMetadatas: [CKShare.Metadata]) {
+        self.init()
+        self.shareMetadatas = shareMetadatas
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per metadata, in order, with the accepted share or why it was not accepted.
+    public var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy per-share block, with the accepted share or the error; ignored when
+    /// ``perShareResultBlock`` is set.
+    @available(*, deprecated, message: "Use perShareResultBlock instead")
+    public var perShareCompletionBlock: ((CKShare.Metadata, CKShare?, (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: success, the request's error, or a `partialFailure` whose
+    /// `partialErrorsByItemID` repeats the per-share failures, keyed by share URL.
+    public var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block; ignored when ``acceptSharesResultBlock`` is set.
+    @available(*, deprecated, message: "Use acceptSharesResultBlock instead")
+    public var acceptSharesCompletionBlock: (((any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let metadatas = shareMetadatas ?? []
+        let urls = metadatas.map { $0.wireValue.share.shareInfo?.url }
+        let sent = urls.compactMap { $0 }
+        guard !sent.isEmpty else {
+            report(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }, failure: nil)
+            return
+        }
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.acceptShares(WireAcceptSharesRequest(context: context, shareURLs: sent))
+        }
+        switch response {
+        case .success(let response):
+            var answers = response.results.makeIterator()
+            let results = zip(metadatas, urls).map { metadata, url -> (CKShare.Metadata, Result<CKShare, any Error>) in
+                guard url != nil else { return (metadata, .failure(Self.noURL(metadata))) }
+                guard let answer = answers.next() else {
+                    return (metadata, .failure(CKError(.internalError, message: "the service gave no result for the share \(metadata.share.recordID.recordName)")))
+                }
+                return (metadata, answer.result.mapError { CKError($0) as any Error }.flatMap { record in
+                    guard let share = CKRecord.make(wire: record) as? CKShare else {
+                        return .failure(CKError(.internalError, message: "the service answered a record of type \(record.recordType) for a share"))
+                    }
+                    return .success(share)
+                })
+            }
+            report(results, failure: nil)
+        case .failure(let error):
+            report(metadatas.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportFailure(_ error: CKError) {
+        deliverResults((shareMetadatas ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    /// The error for a metadata whose share has no URL, which the service cannot find.
+    private static func noURL(_ metadata: CKShare.Metadata) -> any Error {
+        CKError(.invalidArguments, message: "the share \(metadata.share.recordID.recordName) of this metadata has no URL; accept metadata fetched for a share's URL")
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    }
+
+    /// Calls the per-share blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
+        if let perItem = perShareResultBlock {
+            for (metadata, result) in results { perItem(metadata, result) }
+        } else if let legacy: (CKShare.Metadata, CKShare?, (any Error)?) -> Void = blocks.get("perShareCompletionBlock") {
+            for (metadata, result) in results {
+                switch result {
+                case .success(let share): legacy(metadata, share, nil)
+                case .failure(let error): legacy(metadata, nil, error)
+                }
+            }
+        }
+        let keyed = results.map { metadata, result -> (AnyHashable, Result<CKShare, any Error>) in
+            (metadata.share.url.map(AnyHashable.init) ?? AnyHashable(metadata.share.recordID), result)
+        }
+        let error = failure ?? CKError.partialFailure(of: keyed)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
+        if let final = acceptSharesResultBlock {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("acceptSharesCompletionBlock") {
+            legacyFinal(error)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import StratusCore
+import StratusWire
+
+/// Fetches what share URLs tell the current user (`CKShare.Metadata`), in one request: the
+/// share, its owner, what it shares, and the user's own part in it, before they accept it.
+///
+/// ```swift
+/// let operation = CKFetchShareMetadataOperation(shareURLs: [url])
+/// operation.shouldFetchRootRecord = true
+/// operation.rootRecordDesiredKeys = ["title"]
+/// operation.perShareMetadataResultBlock = { url, result in … }
+/// operation.fetchShareMetadataResultBlock = { result in … }
+/// container.add(operation)
+/// ```
+///
+/// As in CloudKit, the operation may run in any container: an app cannot know a share's
+/// container before it has the metadata, whose `containerIdentifier` names it. The metadata
+/// shows the share as the user sees it: the owner as in their private database, anyone else
+/// as in their shared database (the zone's owner named by the owner's user record name). Its
+/// `hierarchicalRootRecordID` is nil for a zone-wide share, and its `rootRecord` is there only
+/// when ``shouldFetchRootRecord`` asks for it.
+///
+/// The user's part: the owner is `.owner`, `.accepted`, `.readWrite`; an invited user has
+/// their participant's role, status and permission (`.pending` until they accept); anyone
+/// signed in who opens a share open to the public, and is not yet on it, is `.publicUser`,
+/// `.pending`, with the share's public permission (CloudKit's header does not say which
+/// status such a user has; pending says they have not joined and may).
+///
+/// Per URL: a URL no share has fails with `unknownItem`; a share only invited users may join,
+/// which does not list the user, with `participantMayNeedVerification`. The final result is
+/// then a `partialFailure` whose `partialErrorsByItemID` is keyed by the URLs you passed. The
+/// request needs an iCloud account (`notAuthenticated`) and takes at most 400 URLs
+/// (`limitExceeded`); with no URLs the operation succeeds without a request.
+///
+/// CloudKit document: *CKFetchShareMetadataOperation*.
+public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
+    // MARK: - Properties
+
+    private let storedURLs = Locked<[URL]?>(nil)
+    private let storedShouldFetchRootRecord = Locked(false)
+    private let storedRootRecordDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
+
+    /// The share URLs to fetch metadata for.
+    public var shareURLs: [URL]? {
+        get { storedURLs.value }
+        set { storedURLs.value = newValue }
+    }
+
+    /// Whether each metadata carries its share's root record in `rootRecord`; false by
+    /// default. `hierarchicalRootRecordID` is there either way (nil for a zone-wide share).
+    public var shouldFetchRootRecord: Bool {
+        get { storedShouldFetchRootRecord.value }
+        set { storedShouldFetchRootRecord.value = newValue }
+    }
+
+    /// The root record's fields to fetch when ``shouldFetchRootRecord`` is set: nil (the
+    /// default) for every field, an empty array for system fields only.
+    public var rootRecordDesiredKeys: [CKRecord.FieldKey]? {
+        get { storedRootRecordDesiredKeys.value }
+        set { storedRootRecordDesiredKeys.value = newValue }
+    }
+
+    /// Creates an operation with no URLs yet.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates an operation that fetches the metadata of `shareURLs`.
+    public convenience init(shareURLs: [URL]) {
+        self.init()
+        self.shareURLs = shareURLs
+    }
+
+    // MARK: - Per-item callbacks
+
+    /// Called once per URL, in order, with its metadata or why the user cannot have it.
+    public var perShareMetadataResultBlock: ((URL, Result<CKShare.Metadata, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy per-URL block, with the metadata or the error; ignored when
+    /// ``perShareMetadataResultBlock`` is set.
+    @available(*, deprecated, message: "Use perShareMetadataResultBlock instead")
+    public var perShareMetadataBlock: ((URL, CKShare.Metadata?, (any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Completion
+
+    /// Called once, last: success, the request's error, or a `partialFailure` whose
+    /// `partialErrorsByItemID` repeats the per-URL failures, keyed by URL.
+    public var fetchShareMetadataResultBlock: ((Result<Void, any Error>) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    /// The legacy final block; ignored when ``fetchShareMetadataResultBlock`` is set.
+    @available(*, deprecated, message: "Use fetchShareMetadataResultBlock instead")
+    public var fetchShareMetadataCompletionBlock: (((any Error)?) -> Void)? {
+        get { blocks.get() }
+        set { blocks.set(newValue) }
+    }
+
+    // MARK: - Request
+
+    override func run() async {
+        let urls = shareURLs ?? []
+        guard !urls.isEmpty else {
+            report([], failure: nil)
+            return
+        }
+        let request = (urls: urls.map(\.absoluteString), root: shouldFetchRootRecord, keys: rootRecordDesiredKeys)
+        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            try await service.lookupShareMetadata(WireShareMetadataLookupRequest(
+                context: context, shareURLs: request.urls, shouldFetchRootRecord: request.root, rootRecordDesiredKeys: request.keys
+            ))
+        }
+        switch response {
+        case .success(let response):
+            let results = zip(urls, response.results).map { url, answer in
+                (url, answer.result.map { CKShare.Metadata(wire: $0) }.mapError { CKError($0) as any Error })
+            }
+            report(results, failure: nil)
+        case .failure(let error):
+            report(urls.map { ($0, .failure(error)) }, failure: error)
+        }
+    }
+
+    override func reportFailure(_ error: CKError) {
+        deliverResults((shareURLs ?? []).map { ($0, .failure(error)) }, failure: error)
+    }
+
+    // MARK: - Result mapping
+
+    private func report(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
+        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    }
+
+    /// Calls the per-URL blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
+        if let perItem = perShareMetadataResultBlock {
+            for (url, result) in results { perItem(url, result) }
+        } else if let legacy: (URL, CKShare.Metadata?, (any Error)?) -> Void = blocks.get("perShareMetadataBlock") {
+            for (url, result) in results {
+                switch result {
+                case .success(let metadata): legacy(url, metadata, nil)
+                case .failure(let error): legacy(url, nil, error)
+                }
+            }
+        }
+        let error = failure ?? CKError.partialFailure(of: results)
+        finishedError.value = error   // what `reportedErrors` gives the toolkit
+        if let final = fetchShareMetadataResultBlock {
+            final(error.map { .failure($0) } ?? .success(()))
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("fetchShareMetadataCompletionBlock") {
+            legacyFinal(error)
+        }
+    }
+}
