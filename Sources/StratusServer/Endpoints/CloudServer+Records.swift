@@ -9,7 +9,10 @@ extension CloudServer {
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
         for recordID in request.recordIDs {
-            results.append(WireItemResult(id: recordID, result: lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)))
+            let result = scope.databaseScope == .shared
+                ? lookUpShared(recordID, scope: scope, desiredKeys: request.desiredKeys)
+                : lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)
+            results.append(WireItemResult(id: recordID, result: result))
         }
         return WireRecordsLookupResponse(results: results)
     }
@@ -163,6 +166,7 @@ extension CloudServer {
             locked.forEach { $0._checkInvariants() }
             locked.forEach { $0.release() }
         }
+        let audienceBefore = database.scope == .private ? sharedAudience(of: locked) : [:]
 
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }
@@ -238,6 +242,10 @@ extension CloudServer {
         for zoneID in zoneOrder {
             guard let committed = batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) }) else { continue }
             events.recordChanges.append((zoneID, committed))
+        }
+        if database.scope == .private, let owner = scope.userRecordName {
+            let changed = Set(events.recordChanges.filter { !$0.changes.isEmpty }.map(\.zoneID))
+            noteSharedAudience(owner: owner, before: audienceBefore, after: sharedAudience(of: locked), changed: changed, container: scope.container)
         }
         noteWrites(events, database: database, scope: scope, operationID: request.context.operationID)
         fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)
