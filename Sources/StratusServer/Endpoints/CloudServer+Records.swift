@@ -260,8 +260,7 @@ extension CloudServer {
             events.recordChanges.append((zoneID, committed))
         }
         if database.scope == .private, let owner = sharing?.ownerUserRecordName ?? scope.userRecordName {
-            let changed = Set(events.recordChanges.filter { !$0.changes.isEmpty }.map(\.zoneID))
-            noteSharedAudience(owner: owner, before: audienceBefore, after: sharedAudience(of: locked), changed: changed, container: scope.container)
+            noteSharedAudience(owner: owner, before: audienceBefore, after: sharedAudience(of: locked), changes: events.recordChanges, stores: locked, container: scope.container, originator: scope.deviceID)
         }
         noteWrites(events, database: database, scope: scope, operationID: request.context.operationID)
         fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)

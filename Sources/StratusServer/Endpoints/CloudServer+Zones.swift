@@ -75,7 +75,7 @@ extension CloudServer {
         }
         _ = chargeStorage(-freed, scope: scope)
         if let owner = scope.userRecordName {
-            noteSharedAudience(owner: owner, before: audience, after: [:], changed: [], container: scope.container)
+            noteSharedAudience(owner: owner, before: audience, after: [:], container: scope.container, originator: scope.deviceID)
         }
         events.zoneChanges.append(scope.normalized(zoneID))
         return .success(())

@@ -35,7 +35,7 @@ extension CloudServer {
         for zoneID in zoneIDs where !zoneID.isDefaultZone {
             let audience = sharedAudience(ofZone: zoneID, in: database)
             guard let freed = database.removeZone(zoneID, reason: reason, assets: assets) else { continue }
-            noteSharedAudience(owner: owner, before: audience, after: [:], changed: [], container: container)
+            noteSharedAudience(owner: owner, before: audience, after: [:], container: container, originator: nil)
             removed.append(zoneID)
             accountStorage.withLock { ledger in ledger[account, default: (0, nil)].used -= freed }
         }
