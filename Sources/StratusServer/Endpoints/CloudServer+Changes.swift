@@ -18,6 +18,10 @@ extension CloudServer {
         try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
+        if database.scope == .shared {
+            let since = try openToken(request.sinceToken, scope: scope, zoneID: request.zoneID)
+            return try sharedRecordChanges(request, scope: scope, since: since)
+        }
         let zoneID = scope.normalized(request.zoneID)
         guard let zone = database.zone(zoneID) else {
             throw database.missingZoneError(zoneID)

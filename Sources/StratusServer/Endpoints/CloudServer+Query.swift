@@ -12,7 +12,8 @@ extension CloudServer {
     public func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse {
         let scope = try await begin(request.context, .queryRecords)
         let database = try scope.databaseForReading()
-        let (query, zoneID, after) = try resolve(request, scope: scope)
+        let (resolvedQuery, zoneID, after) = try resolve(request, scope: scope)
+        var query = resolvedQuery
         let schema = scope.container.schema.withLock { $0 }
         guard schema.hasRecordType(query.recordType) || query.recordType == "Users" else {
             throw WireError(.unknownItem, "record type '\(query.recordType)' does not exist")
@@ -26,7 +27,16 @@ extension CloudServer {
         }
 
         let zones: [ZoneStore]
-        if let zoneID {
+        var shared: SharedZone?
+        if database.scope == .shared {
+            // The shared database's records are an owner's: query that owner's zone, as the
+            // owner's database names its records, and show only what the caller's shares cover.
+            guard let zoneID else { throw WireError(.invalidArguments, "a query in the shared database names the zone to search") }
+            guard let zone = scope.sharedZone(zoneID) else { throw Self.notShared(zoneID) }
+            query.predicate = query.predicate.relabelingOwner(zone.ownerUserRecordName, as: WireZoneID.currentUserOwnerName)
+            shared = zone
+            zones = [zone.store]
+        } else if let zoneID {
             guard let zone = database.zone(scope.normalized(zoneID)) else {
                 throw database.missingZoneError(scope.normalized(zoneID))
             }
@@ -48,12 +58,18 @@ extension CloudServer {
             // Each zone gives at most one page and one more, in order, from its index.
             var found = 0
             zone.acquire()
+            let grants = shared != nil && !zone.isDeleted ? zone.grants(for: scope.userRecordName ?? "") : []
+            if shared != nil, grants.isEmpty {
+                zone.release()
+                throw Self.notShared(zoneID ?? zone.zone.zoneID)
+            }
             if !zone.isDeleted {
                 zone.index(for: indexKey).scan(equalTo: equality?.value, from: start) { key in
                     if let range, range.isPast(key) { return false }
                     guard let stored = zone.record(named: key.recordID.recordName) else { return true }
                     examined += 1
-                    if query.predicate.evaluate(stored.record, in: context), canRead(stored, scope: scope) {
+                    let readable = shared == nil ? canRead(stored, scope: scope) : zone.permission(on: WireName(key.recordID.recordName), grants: grants) != nil
+                    if readable, query.predicate.evaluate(stored.record, in: context) {
                         matches.append((key, stored.record))
                         found += 1
                     }
@@ -78,7 +94,9 @@ extension CloudServer {
                 lastRecordID: last.key.recordID
             ).sealed(with: sealingKey)
         }
-        return WireQueryResponse(records: page.map { present($0.record, to: scope, desiredKeys: request.desiredKeys) }, cursor: cursor)
+        return WireQueryResponse(records: page.map { match in
+            shared.map { presentShared(match.record, of: $0, to: scope, desiredKeys: request.desiredKeys) } ?? present(match.record, to: scope, desiredKeys: request.desiredKeys)
+        }, cursor: cursor)
     }
 
     /// The query, zone and starting point of a request: its own, or its cursor's, checked to

@@ -9,7 +9,10 @@ extension CloudServer {
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
         for recordID in request.recordIDs {
-            results.append(WireItemResult(id: recordID, result: lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)))
+            let result = scope.databaseScope == .shared
+                ? lookUpShared(recordID, scope: scope, desiredKeys: request.desiredKeys)
+                : lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)
+            results.append(WireItemResult(id: recordID, result: result))
         }
         return WireRecordsLookupResponse(results: results)
     }
@@ -103,6 +106,14 @@ extension CloudServer {
         let scope = try await begin(request.context, .modifyRecords)
         let database = try scope.databaseForWriting()
         if let error = WireValidation.checkRequestSize(saves: request.saves, deletes: request.deletes) { throw error }
+        if database.scope == .shared { return try modifyShared(request, scope: scope) }
+        return try modify(request, in: database, scope: scope, sharing: nil)
+    }
+
+    /// Applies `request` to `database`: the caller's own database, or, for a write through a
+    /// shared database (`sharing`), an owner's private database whose zones the request names
+    /// as the owner does, every item checked against what the caller's shares let them write.
+    func modify(_ request: WireRecordsModifyRequest, in database: DatabaseStore, scope: RequestScope, sharing: SharedWrite?) throws(WireError) -> WireRecordsModifyResponse {
         let user = try scope.requireAccount().userRecordName
 
         // Checked with the zones as the server names them, so the same record spelled with the
@@ -163,6 +174,7 @@ extension CloudServer {
             locked.forEach { $0._checkInvariants() }
             locked.forEach { $0.release() }
         }
+        let audienceBefore = database.scope == .private ? sharedAudience(of: locked) : [:]
 
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }
@@ -177,10 +189,18 @@ extension CloudServer {
                 continue
             }
             var failed = false
+            let refusals = sharing.map { checkSharedWrite(of: zoneBatch, request, user: user, sharing: $0) } ?? SharedWrite.Refusals()
             for index in zoneBatch.deleteIndices {
-                let result = zoneBatch.store.isDeleted
-                    ? .failure(database.missingZoneError(zoneID))
-                    : delete(request.deletes[index], from: &zoneBatch.transaction, context)
+                let result: Result<Void, WireError>
+                if zoneBatch.store.isDeleted {
+                    result = .failure(database.missingZoneError(zoneID))
+                } else if let refusal = refusals.deletes[index] {
+                    result = .failure(refusal)
+                } else if let sharing, refusals.leaves.contains(index) {
+                    result = leaveShare(request.deletes[index], in: &zoneBatch.transaction, user: user, sharing: sharing, database: database)
+                } else {
+                    result = delete(request.deletes[index], from: &zoneBatch.transaction, context)
+                }
                 if case .failure = result { failed = true }
                 deleteResults[index] = result
             }
@@ -189,7 +209,7 @@ extension CloudServer {
             }
             var applied: [Int: AppliedSave] = [:]
             for index in zoneBatch.saveIndices {
-                if let refusal = context.shares.refusals[index] {
+                if let refusal = refusals.saves[index] ?? context.shares.refusals[index] {
                     failed = true
                     saveResults[index] = .failure(refusal)
                     continue
@@ -230,7 +250,7 @@ extension CloudServer {
 
         // Charge storage; over the quota, nothing is stored.
         let delta = batches.values.reduce(0) { $0 + $1.transaction.storageDelta }
-        guard chargeStorage(delta, scope: scope) else {
+        guard chargeStorage(delta, scope: scope, account: sharing?.ownerAccount ?? scope.ledgerKey) else {
             for zoneID in zoneOrder.reversed() { batches[zoneID]?.transaction.rollBack() }
             throw WireError(.quotaExceeded, "saving would use \(delta) more bytes than the \(scope.databaseScope == .public ? "container's public" : "account's") storage quota allows")
         }
@@ -238,6 +258,9 @@ extension CloudServer {
         for zoneID in zoneOrder {
             guard let committed = batches[zoneID]?.transaction.commit(in: database, assets: assets, clientChangeToken: request.clientChangeTokenData.map { ClientChangeToken(data: $0, deviceID: scope.deviceID) }) else { continue }
             events.recordChanges.append((zoneID, committed))
+        }
+        if database.scope == .private, let owner = sharing?.ownerUserRecordName ?? scope.userRecordName {
+            noteSharedAudience(owner: owner, before: audienceBefore, after: sharedAudience(of: locked), changes: events.recordChanges, stores: locked, container: scope.container, originator: scope.deviceID)
         }
         noteWrites(events, database: database, scope: scope, operationID: request.context.operationID)
         fireSubscriptions(for: events, in: database, container: scope.container, originator: scope.deviceID)

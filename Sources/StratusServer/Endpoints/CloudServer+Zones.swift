@@ -4,7 +4,9 @@ extension CloudServer {
     /// - SeeAlso: ``CloudService/listZones(_:)``
     public func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
         let scope = try await begin(context, .listZones)
-        return WireZonesListResponse(zones: try scope.databaseForReading().allZones.map(\.zone))
+        let database = try scope.databaseForReading()
+        if database.scope == .shared { return WireZonesListResponse(zones: listSharedZones(scope)) }
+        return WireZonesListResponse(zones: database.allZones.map(\.zone))
     }
 
     /// - SeeAlso: ``CloudService/lookupZones(_:)``
@@ -12,6 +14,7 @@ extension CloudServer {
         let scope = try await begin(request.context, .lookupZones)
         let database = try scope.databaseForReading()
         return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
+            if database.scope == .shared { return WireItemResult(id: zoneID, result: lookUpSharedZone(zoneID, scope: scope)) }
             if let error = WireValidation.checkZoneName(zoneID.zoneName) {
                 return WireItemResult(id: zoneID, result: .failure(error))
             }
@@ -66,10 +69,14 @@ extension CloudServer {
         if database.scope != .private {
             return .failure(WireError(.badDatabase, "only private databases have custom zones; zone '\(zoneID.zoneName)' cannot be deleted from the \(database.scope) database"))
         }
+        let audience = sharedAudience(ofZone: scope.normalized(zoneID), in: database)
         guard let freed = database.removeZone(scope.normalized(zoneID), assets: assets) else {
             return .failure(database.missingZoneError(scope.normalized(zoneID)))
         }
         _ = chargeStorage(-freed, scope: scope)
+        if let owner = scope.userRecordName {
+            noteSharedAudience(owner: owner, before: audience, after: [:], container: scope.container, originator: scope.deviceID)
+        }
         events.zoneChanges.append(scope.normalized(zoneID))
         return .success(())
     }

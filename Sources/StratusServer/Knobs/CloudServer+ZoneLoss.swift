@@ -31,8 +31,11 @@ extension CloudServer {
         let container = containerStore(containerIdentifier)
         let database = container.database(.private, account: account)
         var removed: [WireZoneID] = []
+        let owner = userRecordName(account: account, containerIdentifier: containerIdentifier)
         for zoneID in zoneIDs where !zoneID.isDefaultZone {
+            let audience = sharedAudience(ofZone: zoneID, in: database)
             guard let freed = database.removeZone(zoneID, reason: reason, assets: assets) else { continue }
+            noteSharedAudience(owner: owner, before: audience, after: [:], container: container, originator: nil)
             removed.append(zoneID)
             accountStorage.withLock { ledger in ledger[account, default: (0, nil)].used -= freed }
         }

@@ -108,3 +108,34 @@ extension CloudServer {
         return present(shown, to: scope, desiredKeys: desiredKeys)
     }
 }
+
+extension WirePredicate {
+    /// The predicate with the owners of its reference values relabelled, so a query a
+    /// participant writes with the owner's zone as they name it matches the records as the
+    /// owner's zone stores them.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WirePredicate {
+        let value = { (value: WireFieldValue) in value.relabelingOwner(owner, as: newOwner) }
+        let operand = { (operand: WireQueryOperand) -> WireQueryOperand in
+            if case .value(let inner) = operand { return .value(value(inner)) }
+            return operand
+        }
+        switch self {
+        case .constant, .beginsWith, .listMemberBeginsWith, .tokens:
+            return self
+        case .and(let parts):
+            return .and(parts.map { $0.relabelingOwner(owner, as: newOwner) })
+        case .not(let inner):
+            return .not(inner.relabelingOwner(owner, as: newOwner))
+        case .compare(let field, let comparison, let right):
+            return .compare(field, comparison, operand(right))
+        case .between(let field, let low, let high):
+            return .between(field, operand(low), operand(high))
+        case .isIn(let field, let values):
+            return .isIn(field, values.map(value))
+        case .listContains(let field, let element):
+            return .listContains(field, value(element))
+        case .listContainsAny(let field, let values):
+            return .listContainsAny(field, values.map(value))
+        }
+    }
+}

@@ -17,6 +17,10 @@ struct ZoneChangeLog: Sendable {
         var recordType: String
         /// Whether the record was deleted.
         var isDeletion: Bool
+        /// For a deletion, the record's `parent` in the zone as it was: what a share covered
+        /// the record through, so that a participant learns of the deletion of a shared
+        /// record and of no other.
+        var parentName: WireName? = nil
     }
 
     /// Changes in ascending sequence; an entry whose record changed again later is superseded
@@ -127,6 +131,18 @@ struct ZoneChangeLog: Sendable {
             found.append(entry)
         }
         return (found, false)
+    }
+
+    /// The tombstone of the record named `name`, while the log keeps it.
+    func tombstone(of name: WireName) -> Change? {
+        guard let sequence = latest[name], deletedSequences.contains(sequence) else { return nil }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].sequence == sequence ? entries[low] : nil
     }
 
     /// The latest change of the record named `name`, if it ever changed.

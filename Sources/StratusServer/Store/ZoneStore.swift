@@ -258,7 +258,10 @@ struct ZoneTransaction {
             guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
-            changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil))
+            let parentName = new == nil ? old?.record.parent.flatMap { parent in
+                parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: store.zone.zoneID.zoneName) ? WireName(parent.recordID.recordName) : nil
+            } : nil
+            changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil, parentName: parentName))
             committed.append(RecordChange(old: old?.record, new: new?.record))
         }
         if !changes.isEmpty {
