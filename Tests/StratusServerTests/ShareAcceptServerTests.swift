@@ -169,6 +169,24 @@ final class ShareAcceptServerTests: ShareTestCase {
         XCTAssertTrue(sams.changedZoneIDs.isEmpty, "nothing of john's zone reaches anyone else")
     }
 
+    func testAnotherAcceptanceIsAChangeOfTheZoneForThoseWhoAlreadySeeIt() async throws {
+        server.setEmailAddress("ann@example.com", forAccount: "ann")
+        let url = try await sharedParty(inviting: [invitee("mary@example.com"), invitee("ann@example.com")])
+        let marysShared = device("mary").sharedCloudDatabase
+        _ = try await accept(url, for: mary).get()
+        let seen = try await server.databaseChanges(WireDatabaseChangesRequest(context: rawContext(marysShared)))
+        XCTAssertEqual(seen.changedZoneIDs, [sharedParty])
+
+        let ann = device("ann").privateCloudDatabase
+        _ = try await accept(url, for: ann).get()
+
+        let changes = try await server.databaseChanges(WireDatabaseChangesRequest(context: rawContext(marysShared), sinceToken: seen.token))
+        XCTAssertEqual(changes.changedZoneIDs, [sharedParty], "the share she sees changed")
+        let zoneChanges = try await server.recordChanges(WireRecordChangesRequest(context: rawContext(marysShared), zoneID: sharedParty))
+        let share = try XCTUnwrap(zoneChanges.changed.first { $0.recordID.recordName == "share" })
+        XCTAssertEqual(share.shareInfo?.participants.filter { $0.acceptanceStatus == .accepted }.count, 3, "the owner, mary and ann")
+    }
+
     func testAcceptingFiresTheOwnersSubscriptionsAndTheParticipantsDatabaseSubscription() async throws {
         let url = try await sharedParty(inviting: [invitee("mary@example.com")])
         let info = WireNotificationInfo(shouldSendContentAvailable: true)

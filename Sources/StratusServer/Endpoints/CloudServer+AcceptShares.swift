@@ -18,11 +18,13 @@ extension CloudServer {
     /// one write path: a new change tag and modification date, the accepting user as last
     /// modifier, an entry in the zone's change history, the bytes charged to the owner's
     /// storage (`quotaExceeded` when the owner's quota has no room for them), and the owner's
-    /// subscriptions fired. The owner's zone is then logged as changed in the shared database of
-    /// everyone whose accepted shares cover the share record, the accepting user included, whose database
-    /// subscriptions there fire (CloudKit documents neither detail; these are what a
-    /// participant's `CKFetchDatabaseChangesOperation` and `CKDatabaseSubscription` need to see
-    /// the zone appear and its share change).
+    /// subscriptions fired. Like any write to a shared zone, it is then logged in the shared
+    /// databases of the zone's participants (``noteSharedAudience(owner:before:after:changes:stores:container:originator:)``):
+    /// the zone appears in the accepting user's shared database, and is changed in the shared
+    /// database of everyone whose shares cover the share record; their subscriptions there fire.
+    /// (CloudKit documents neither detail; these are what a participant's
+    /// `CKFetchDatabaseChangesOperation` and `CKDatabaseSubscription` need to see the zone
+    /// appear and its share change.)
     public func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse {
         let scope = try await begin(request.context, .acceptShares)
         let account = try scope.requireAccount().account
@@ -41,14 +43,12 @@ extension CloudServer {
     private struct Acceptance {
         /// The share as the accepting user now sees it.
         var share: WireRecord
-        /// The share's container, and the accepting user's user record name there.
+        /// The share's container.
         var container: ContainerStore
+        /// The accepting user's user record name in the share's container.
         var userRecordName: String
-        /// The owner's zone as shared databases name it.
-        var sharedZoneID: WireZoneID
-        /// The accounts whose shared database shows the zone, which the acceptance changed;
-        /// empty when nothing changed.
-        var watchers: [String]
+        /// Whether accepting changed the share.
+        var changed: Bool
     }
 
     /// Accepts the share at `url` for `account`.
@@ -62,15 +62,9 @@ extension CloudServer {
         case .failure(let error)?:
             return .failure(error)
         case .success(let acceptance)?:
-            guard !acceptance.watchers.isEmpty else { return .success(acceptance.share) }
             // A share of another container: the user now uses that container too.
-            if acceptance.container !== scope.container {
+            if acceptance.changed, acceptance.container !== scope.container {
                 ensureUserRecords(account: account, userRecordName: acceptance.userRecordName, in: acceptance.container)
-            }
-            for watcher in acceptance.watchers {
-                let shared = acceptance.container.database(.shared, account: watcher)
-                shared.noteSharedZone(acceptance.sharedZoneID, deletion: nil)
-                fireSubscriptions(for: DatabaseEvents(zoneChanges: [acceptance.sharedZoneID]), in: shared, container: acceptance.container, originator: scope.deviceID)
             }
             return .success(acceptance.share)
         }
@@ -85,8 +79,7 @@ extension CloudServer {
             share: presentInShare(stored.record, at: location, to: viewer),
             container: location.container,
             userRecordName: caller.userRecordName,
-            sharedZoneID: location.zone.sharedZoneID,
-            watchers: []
+            changed: false
         )
         switch ShareStanding(of: caller, in: info, ownerUserRecordName: location.zone.ownerUserRecordName) {
         case .outsider:
@@ -107,19 +100,17 @@ extension CloudServer {
             info.participants.append(publicParticipant(caller, joining: info, at: location))
         }
 
+        let store = location.store
+        let audienceBefore = sharedAudience(of: [store])
         var updated = stored
         updated.record.shareInfo = info
         updated.record.changeTag = nextChangeTag()
         updated.record.modificationDate = location.zone.database.nextDate(now: clock.now)
         updated.record.lastModifiedUserRecordName = caller.userRecordName
-        var transaction = ZoneTransaction(store: location.store)
+        var transaction = ZoneTransaction(store: store)
         transaction.set(updated, named: location.shareName.string)
-        let ownerLedger = RequestScope(
-            container: location.container, deviceID: scope.deviceID, databaseScope: .private, status: .available,
-            account: location.zone.ownerAccount, userRecordName: location.zone.ownerUserRecordName
-        )
         let delta = transaction.storageDelta
-        guard chargeStorage(delta, scope: ownerLedger) else {
+        guard chargeStorage(delta, scope: viewer, account: location.zone.ownerAccount) else {
             transaction.rollBack()
             return .failure(WireError(.quotaExceeded, "accepting the share at \(url) would use \(delta) more bytes than its owner's storage quota allows"))
         }
@@ -127,18 +118,17 @@ extension CloudServer {
         let events = DatabaseEvents(recordChanges: [(location.zone.ownerZoneID, committed)])
         noteWrites(events, database: location.zone.database, scope: viewer, operationID: operationID)
         fireSubscriptions(for: events, in: location.zone.database, container: location.container, originator: scope.deviceID)
-        location.store._checkInvariants()
-
-        // Everyone who sees the share record in their shared database: whose accepted shares
-        // of the zone cover it (the caller's now does).
-        let store = location.store
-        var watchers: Set<String> = [account]
-        for user in store.acceptedParticipants where store.permission(on: location.shareName, grants: store.grants(for: user)) != nil {
-            if let watcher = location.container.account(forUserRecordName: user) { watchers.insert(watcher) }
-        }
+        // The accepting user's shared database must be found by their user record name, even
+        // for a share of another container than the request's.
+        location.container.noteAccount(account, userRecordName: caller.userRecordName)
+        noteSharedAudience(
+            owner: location.zone.ownerUserRecordName, before: audienceBefore, after: sharedAudience(of: [store]),
+            changes: events.recordChanges, stores: [store], container: location.container, originator: scope.deviceID
+        )
+        store._checkInvariants()
         var acceptance = unchanged
         acceptance.share = presentInShare(updated.record, at: location, to: viewer)
-        acceptance.watchers = watchers.sorted()
+        acceptance.changed = true
         return .success(acceptance)
     }
 

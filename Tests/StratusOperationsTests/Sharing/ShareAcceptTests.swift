@@ -152,6 +152,27 @@ final class ShareAcceptTests: SharingTestCase {
         XCTAssertTrue(johns.modifications.isEmpty, "the owner's own zone is not in his shared database")
     }
 
+    func testAfterAcceptingTheParticipantReadsTheSharedRecordsThroughTheSharedDatabase() async throws {
+        let root = party()
+        let saved = try await share(root)
+        let metadata = try await mary.shareMetadata(for: try url(of: saved))
+        let sharedRootID = try XCTUnwrap(metadata.hierarchicalRootRecordID)
+        do {
+            _ = try await mary.sharedCloudDatabase.record(for: sharedRootID)
+            XCTFail("nothing is shared with her before she accepts")
+        } catch let error as CKError {
+            XCTAssertTrue([.unknownItem, .zoneNotFound].contains(error.code), "\(error.code)")
+        }
+
+        _ = try await mary.accept(metadata)
+
+        let zones = try await mary.sharedCloudDatabase.allRecordZones()
+        XCTAssertEqual(zones.map(\.zoneID), [sharedZoneID])
+        let fetched = try await mary.sharedCloudDatabase.record(for: sharedRootID)
+        XCTAssertEqual(fetched["title"] as? String, "Big Top Bash")
+        XCTAssertEqual(fetched.share?.recordID, metadata.share.recordID)
+    }
+
     // MARK: - The operation's contract
 
     func testEachShareGetsItsResultInOrderAndFailuresAreKeyedByURL() async throws {
