@@ -8,7 +8,8 @@ import Stratus
 // pushes while offline and recovers through the notification collection; the app start-up
 // graph of WWDC 2015's "Advanced NSOperations" with the retry and batch-splitting recipes;
 // two devices syncing contacts through CKSyncEngine, with a conflict resolved in the
-// delegate; then a look at the value model.
+// delegate; a party shared with two friends, one who may write and one who may not; then a
+// look at the value model.
 
 let server = CloudServer(clock: ManualClock())
 let report = try await ClownCentral.run(on: server) { print("• \($0)") }
@@ -33,6 +34,10 @@ _ = try await AppStartup.run(on: server) { print("• \($0)") }
 print("")
 let contacts = try await ContactsSync.run(on: server) { print("• \($0)") }
 print("Contacts: \(contacts.contactCounts.phone) on the phone, \(contacts.contactCounts.laptop) on the laptop, equal: \(contacts.storesEqual); sent in batches of \(contacts.firstSendBatches.map(String.init).joined(separator: " and ")); conflicts resolved: \(contacts.conflictsResolved.laptop).")
+
+print("")
+let planning = try await PartyPlanning.run(on: server) { print("• \($0)") }
+print("Shared party: Coco saw \(planning.attendeesSeen.coco.count) attendees, the organizer now has \(planning.organizerAttendees.count); Pippo's write: \(planning.pippoWriteError?.title ?? "allowed").")
 
 print("")
 print("The value model, as CloudKit code uses it:")

@@ -137,3 +137,18 @@ final class ContactsSyncTests: XCTestCase {
         XCTAssertEqual(serverName, "Coco the Great", "the server holds the merged save")
     }
 }
+
+final class PartyPlanningTests: XCTestCase {
+    func testTheFriendsSeeThePartyCocoWritesPippoMayNotAndUnsharingEndsIt() async throws {
+        let report = try await PartyPlanning.run(on: CloudServer(clock: ManualClock()))
+
+        XCTAssertNotNil(report.shareURL)
+        XCTAssertEqual(report.acceptedParticipants, 2)
+        XCTAssertEqual(report.attendeesSeen.coco, ["Bozo", "Krusty"])
+        XCTAssertEqual(report.attendeesSeen.pippo, ["Bozo", "Krusty"])
+        XCTAssertEqual(report.organizerAttendees, ["Bozo", "Coco", "Krusty"], "Coco's write reached the organizer's zone")
+        XCTAssertEqual(report.pippoWriteError, .permissionFailure)
+        XCTAssertEqual(report.zonesAfterUnsharing.coco, 0)
+        XCTAssertEqual(report.zonesAfterUnsharing.pippo, 0)
+    }
+}
