@@ -87,6 +87,10 @@ extension CKDatabase {
     }
 
     /// Fetches one batch of a zone's changes and passes it, or the error, to `completionHandler`.
+    ///
+    /// `@preconcurrency`, as CloudKit declares it, so a handler that changes local state builds
+    /// without warnings in the Swift 5 language mode.
+    @preconcurrency
     public func fetchRecordZoneChanges(
         inZoneWith zoneID: CKRecordZone.ID,
         since changeToken: CKServerChangeToken?,
@@ -133,7 +137,8 @@ extension CKDatabase {
     }
 
     /// Fetches one batch of which zones changed and passes it, or the error, to
-    /// `completionHandler`.
+    /// `completionHandler`. `@preconcurrency`, as CloudKit declares it.
+    @preconcurrency
     public func fetchDatabaseChanges(
         since changeToken: CKServerChangeToken?,
         resultsLimit: Int? = nil,
