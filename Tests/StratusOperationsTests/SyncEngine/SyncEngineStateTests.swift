@@ -303,8 +303,11 @@ final class SyncEngineStateTests: SyncEngineTestCase {
         XCTAssertEqual(original.pendingDatabaseChanges, a.engine.state.pendingDatabaseChanges)
         XCTAssertEqual(original.pendingRecordZoneChanges, a.engine.state.pendingRecordZoneChanges)
         XCTAssertTrue(original.hasPendingUntrackedChanges)
-        let first = try JSONEncoder().encode(AppData(stateSerialization: try throughJSON(serialization), note: ""))
-        let second = try JSONEncoder().encode(AppData(stateSerialization: try throughJSON(try throughJSON(serialization)), note: ""))
+        // Sorted keys: an unsorted JSON object's key order may differ between two encodings of one value.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let first = try encoder.encode(AppData(stateSerialization: try throughJSON(serialization), note: ""))
+        let second = try encoder.encode(AppData(stateSerialization: try throughJSON(try throughJSON(serialization)), note: ""))
         XCTAssertEqual(first, second, "encoding is stable across round trips")
     }
 
