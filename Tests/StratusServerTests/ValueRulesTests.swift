@@ -183,4 +183,19 @@ final class ValueRulesTests: ServerTestCase {
         XCTAssertNil(WireValidation.checkFieldValue(.list([]), forKey: "empty", encrypted: true, of: WireRecordID(recordName: "r")))
         XCTAssertNil(WireValidation.checkFieldValue(.list([.double(1), .double(2)]), forKey: "ok", encrypted: true, of: WireRecordID(recordName: "r")))
     }
+
+    func testARecordBreakingSeveralRulesGetsTheErrorOfTheFirstKeyInKeyOrder() {
+        // Keys before values, each group in key order, whatever order the dictionary keeps.
+        var fields: [String: WireFieldValue] = ["b_bad": .double(.nan), "a_bad": .double(.infinity)]
+        for index in 0..<40 { fields["key\(index)"] = .int64(Int64(index)) }
+        let values = WireValidation.checkRecordToSave(WireRecordSave(record: record("r", fields: fields)))
+        XCTAssertEqual(values?.message.contains("field 'a_bad'"), true, values?.message ?? "")
+        fields["9key"] = .int64(1)
+        fields["8key"] = .int64(1)
+        let keys = WireValidation.checkRecordToSave(WireRecordSave(record: record("r", fields: fields)))
+        XCTAssertEqual(keys?.message.contains("field key '8key'"), true, keys?.message ?? "")
+        fields["recordName"] = .int64(1)
+        let reserved = WireValidation.checkRecordToSave(WireRecordSave(record: record("r", fields: fields)))
+        XCTAssertEqual(reserved?.message.contains("field key '8key'"), true, "an invalid key sorts before a reserved one")
+    }
 }

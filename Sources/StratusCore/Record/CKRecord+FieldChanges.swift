@@ -20,7 +20,7 @@ struct FieldChanges: Hashable, Sendable {
     ) {
         if ancestor == nil { ancestor = values }
         changed.insert(key)
-        rejections[key] = nil
+        if !rejections.isEmpty { rejections[key] = nil }
         switch newValue {
         case nil:
             values[key] = nil

@@ -8,8 +8,11 @@ extension CKRecord {
         return state.withLock { state in
             var record = state.snapshot
             record.shareInfo = shareInfo
-            if policy != .allKeys {
+            // Only changed keys go out; a new record's keys all are, and keep their dictionary.
+            if policy != .allKeys, !record.fields.keys.allSatisfy(state.plain.changed.contains) {
                 record.fields = record.fields.filter { state.plain.changed.contains($0.key) }
+            }
+            if policy != .allKeys, !record.encryptedFields.keys.allSatisfy(state.encrypted.changed.contains) {
                 record.encryptedFields = record.encryptedFields.filter { state.encrypted.changed.contains($0.key) }
             }
             let removed = state.plain.changed.filter { state.snapshot.fields[$0] == nil && state.plain.rejections[$0] == nil }

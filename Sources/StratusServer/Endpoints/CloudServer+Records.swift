@@ -70,7 +70,7 @@ extension CloudServer {
             shown.fields = shown.fields.filter { wanted.contains($0.key) }
             shown.encryptedFields = shown.encryptedFields.filter { wanted.contains($0.key) }
         }
-        shown.fields = shown.fields.mapValues(clientCopies)
+        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(clientCopies) }
         return shown
     }
 
@@ -120,7 +120,10 @@ extension CloudServer {
         // caller's user record name as owner and with `__defaultOwner__` is one record.
         var normalizedSaves = request.saves
         for index in normalizedSaves.indices {
-            normalizedSaves[index].record.recordID.zoneID = scope.normalized(normalizedSaves[index].record.recordID.zoneID)
+            let zoneID = normalizedSaves[index].record.recordID.zoneID
+            let normalized = scope.normalized(zoneID)
+            // Only a record that names its owner is rewritten: a rewrite copies the record.
+            if normalized != zoneID { normalizedSaves[index].record.recordID.zoneID = normalized }
         }
         let normalizedDeletes = request.deletes.map { WireRecordID(recordName: $0.recordName, zoneID: scope.normalized($0.zoneID)) }
         let checks = WireModifyChecks(saves: normalizedSaves, deletes: normalizedDeletes, isAtomic: request.isAtomic)

@@ -93,9 +93,8 @@ extension CloudServer {
             record.creationDate = date
             record.creatorUserRecordName = context.user
         }
-        let replaced = transaction.record(named: name)
         transaction.set(StoredRecord(record: record, assetBytes: storedAssetBytes), named: name)
-        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: replaced))
+        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: existing))
     }
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.

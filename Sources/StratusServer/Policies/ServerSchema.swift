@@ -146,6 +146,7 @@ public struct ServerSchema: Hashable, Sendable {
     /// - Returns: An `invalidArguments` error naming the field when a value's type differs
     ///   from the type the field was created with; the schema is then unchanged.
     private mutating func admit(_ record: WireRecord) -> WireError? {
+        if let known = development.recordTypes[record.recordType], Self.holds(record, as: known) { return nil }
         var fields = development.recordTypes[record.recordType] ?? [:]
         let values = record.fields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: false)) }
             + record.encryptedFields.map { ($0.key, FieldType(kind: $0.value.kind, isEncrypted: true)) }
@@ -161,6 +162,19 @@ public struct ServerSchema: Hashable, Sendable {
         }
         development.recordTypes[record.recordType] = fields
         return nil
+    }
+
+    /// Whether every field of `record` is already in `fields` with a type that takes its
+    /// value and needs no refining (a list of unknown element type): the usual save, which
+    /// then changes nothing in the schema.
+    private static func holds(_ record: WireRecord, as fields: [String: FieldType]) -> Bool {
+        func settled(_ key: String, _ value: WireFieldValue, encrypted: Bool) -> Bool {
+            guard let existing = fields[key] else { return false }
+            if case .list(nil) = existing.kind { return false }
+            return existing.accepts(FieldType(kind: value.kind, isEncrypted: encrypted))
+        }
+        return record.fields.allSatisfy { settled($0.key, $0.value, encrypted: false) }
+            && record.encryptedFields.allSatisfy { settled($0.key, $0.value, encrypted: true) }
     }
 }
 

@@ -97,7 +97,7 @@ final class ZoneStore: @unchecked Sendable {
             }
             if let newShare { shareHolders[newShare, default: []].insert(name) }
         }
-        if stored?.isShare == true { shareNames.insert(name) } else { shareNames.remove(name) }
+        if stored?.isShare == true { shareNames.insert(name) } else if old?.isShare == true { shareNames.remove(name) }
         for index in indexes.values {
             if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
             if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
@@ -200,7 +200,7 @@ struct ZoneTransaction {
     /// Changes a record, remembering its first previous value.
     mutating func set(_ stored: StoredRecord?, named name: String) {
         let key = WireName(name)
-        if previous[key] == nil {
+        if previous.index(forKey: key) == nil {
             previous[key] = .some(store.records[key])
             touchOrder.append(key)
         }

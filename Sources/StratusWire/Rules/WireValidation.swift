@@ -49,9 +49,13 @@ public enum WireValidation {
     }
 
     private static func isIdentifier(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.first, bytes.count <= WireLimits.maximumNameBytes, isLetter(first) else { return false }
-        return bytes.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        var count = 0
+        for byte in text.utf8 {
+            let allowed = isLetter(byte) || (count > 0 && ((byte >= 0x30 && byte <= 0x39) || byte == 0x5F))
+            count += 1
+            guard allowed, count <= WireLimits.maximumNameBytes else { return false }
+        }
+        return count > 0
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -83,21 +87,9 @@ public enum WireValidation {
         if let error = checkRecordNameToSave(record.recordID.recordName) { return error }
         if let error = checkZoneName(record.recordID.zoneID.zoneName) { return error }
         if let error = checkRecordType(record.recordType) { return error }
-        let shareKeys = WireShareRules.isShareType(record.recordType) ? WireShareRules.systemFieldKeys : []
-        let keys: [(key: String, plain: Bool)] = record.fields.keys.sorted().map { ($0, true) }
-            + record.encryptedFields.keys.sorted().map { ($0, false) }
-            + save.removedKeys.map { ($0, true) } + save.removedEncryptedKeys.map { ($0, false) }
-        for (key, plain) in keys where !(plain && shareKeys.contains(key)) {
-            if let error = checkFieldKey(key) { return error }
-        }
-        for key in record.fields.keys.sorted() {
-            guard let value = record.fields[key] else { continue }
-            if let error = checkFieldValue(value, forKey: key, encrypted: false, of: record.recordID) { return error }
-        }
-        for key in record.encryptedFields.keys.sorted() {
-            guard let value = record.encryptedFields[key] else { continue }
-            if let error = checkFieldValue(value, forKey: key, encrypted: true, of: record.recordID) { return error }
-        }
+        // Checked in dictionary order, which costs nothing extra; only a record that breaks a
+        // rule is checked again in key order, so the error it gets does not depend on hashing.
+        if fieldError(of: save, inKeyOrder: false) != nil { return fieldError(of: save, inKeyOrder: true) }
         if let parent = record.parent {
             if parent.recordID.zoneID != record.recordID.zoneID {
                 return WireError(.invalidArguments, "the parent of record '\(record.recordID.recordName)' is in zone '\(parent.recordID.zoneID.zoneName)'; a parent must be in the record's zone")
@@ -111,6 +103,38 @@ public enum WireValidation {
             return WireError(.limitExceeded, "record '\(record.recordID.recordName)' holds \(size) bytes of field data; the limit is \(WireLimits.maximumRecordBytes) bytes (1 MB), assets excluded")
         }
         return nil
+    }
+
+    /// The first broken rule among a record's field keys (plain, encrypted, removed, removed
+    /// encrypted) and then its values (plain, encrypted), each group in key order when
+    /// `inKeyOrder`, else in dictionary order.
+    private static func fieldError(of save: WireRecordSave, inKeyOrder: Bool) -> WireError? {
+        let record = save.record
+        let isShare = WireShareRules.isShareType(record.recordType)
+        func keyError(in keys: some Sequence<String>, plain: Bool) -> WireError? {
+            for key in keys where !(plain && isShare && WireShareRules.systemFieldKeys.contains(key)) {
+                if let error = checkFieldKey(key) { return error }
+            }
+            return nil
+        }
+        func valueError(in fields: [String: WireFieldValue], encrypted: Bool) -> WireError? {
+            func error(_ key: String, _ value: WireFieldValue) -> WireError? {
+                checkFieldValue(value, forKey: key, encrypted: encrypted, of: record.recordID)
+            }
+            if inKeyOrder {
+                for key in fields.keys.sorted() { if let value = fields[key], let error = error(key, value) { return error } }
+            } else {
+                for (key, value) in fields { if let error = error(key, value) { return error } }
+            }
+            return nil
+        }
+        let plainKeys = inKeyOrder ? keyError(in: record.fields.keys.sorted(), plain: true) : keyError(in: record.fields.keys, plain: true)
+        let encryptedKeys = inKeyOrder ? keyError(in: record.encryptedFields.keys.sorted(), plain: false) : keyError(in: record.encryptedFields.keys, plain: false)
+        return plainKeys ?? encryptedKeys
+            ?? keyError(in: save.removedKeys, plain: true)
+            ?? keyError(in: save.removedEncryptedKeys, plain: false)
+            ?? valueError(in: record.fields, encrypted: false)
+            ?? valueError(in: record.encryptedFields, encrypted: true)
     }
 
     /// One field value of a record to save must be one a `CKRecord` can hold: every double and
