@@ -9,7 +9,7 @@ extension CloudServer {
     /// references never change their target.
     ///
     /// - Parameters:
-    ///   - saved: The names of the records whose saves stand.
+    ///   - saved: The names of the records whose saves stand (those with a parent suffice).
     ///   - transaction: The zone's transaction, after its saves.
     ///   - context: The request's saves in this zone.
     func touchParents(of saved: [WireName], in transaction: inout ZoneTransaction, _ context: SaveContext) {

@@ -238,8 +238,8 @@ extension CloudServer {
             }
             if !zoneBatch.store.isDeleted {
                 if !zoneBatch.deleteIndices.isEmpty { releaseRootsOfDeletedShares(in: &zoneBatch.transaction, context) }
-                let saved = applied.keys.sorted().map { WireName(request.saves[$0].record.recordID.recordName) }
-                touchParents(of: saved, in: &zoneBatch.transaction, context)
+                let children = applied.filter { $0.value.record.parent != nil }.keys.sorted()
+                touchParents(of: children.map { WireName(request.saves[$0].record.recordID.recordName) }, in: &zoneBatch.transaction, context)
             }
             let zoneIsAtomic = zoneBatch.store.zone.capabilities.contains(.atomic)
             if failed, WireAtomicBatch.failureSpreads(isAtomic: request.isAtomic, zoneIsAtomic: zoneIsAtomic, brokeStatelessRule: false) {

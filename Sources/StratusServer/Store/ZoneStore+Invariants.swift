@@ -12,7 +12,7 @@ extension ZoneStore {
     /// method does nothing. Call it with the zone's lock held, before releasing it.
     func _checkInvariants() {
         #if STRATUS_INTERNAL_CHECKS
-        precondition(uncommitted.isEmpty, "zone '\(zone.zoneID.zoneName)' is unlocked with changes no transaction committed or rolled back")
+        precondition(!hasUncommittedChanges, "zone '\(zone.zoneID.zoneName)' is unlocked with changes no transaction committed or rolled back")
         var expected: [WireName: Set<WireName>] = [:]
         var expectedHolders: [WireName: Set<WireName>] = [:]
         for (name, stored) in records {

@@ -37,9 +37,9 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var changeLog = ZoneChangeLog()
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     private(set) var isDeleted = false
-    /// The names a transaction changed and has not yet committed or rolled back; empty
+    /// Whether a transaction changed records and has not yet committed or rolled back; false
     /// whenever the zone is unlocked.
-    private(set) var uncommitted: Set<WireName> = []
+    private(set) var hasUncommittedChanges = false
     /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``, with when
     /// each was last used.
     private var indexes: [QueryIndexKey: QueryIndex] = [:]
@@ -77,8 +77,11 @@ final class ZoneStore: @unchecked Sendable {
 
     /// Puts `stored` under `name`, or removes the record when nil, keeping the reference index
     /// and the query indexes in step. Only a transaction calls it, with the lock held.
-    fileprivate func setRecord(_ stored: StoredRecord?, named name: WireName) {
-        let old = records[name]
+    ///
+    /// - Returns: The record `name` had before.
+    @discardableResult
+    fileprivate func setRecord(_ stored: StoredRecord?, named name: WireName) -> StoredRecord? {
+        let old = if let stored { records.updateValue(stored, forKey: name) } else { records.removeValue(forKey: name) }
         let oldTargets = old?.deleteSelfTargets ?? []
         let newTargets = stored?.deleteSelfTargets ?? []
         for target in oldTargets.subtracting(newTargets) {
@@ -102,8 +105,8 @@ final class ZoneStore: @unchecked Sendable {
             if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
             if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
         }
-        records[name] = stored
-        uncommitted.insert(name)
+        hasUncommittedChanges = true
+        return old
     }
 
     /// Marks the zone deleted. Only ``DatabaseStore`` calls it, with the lock held.
@@ -149,7 +152,7 @@ final class ZoneStore: @unchecked Sendable {
         committedShare.withLock { $0 = share }
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
         if let clientChangeToken { changeLog.keepClientChangeTokenData(clientChangeToken.data, from: clientChangeToken.deviceID) }
-        uncommitted = []
+        hasUncommittedChanges = false
         if records.capacity > 4 * max(records.count, 64) {
             // Dictionaries keep their capacity after removals; copy into one sized for what
             // is left, and let the query indexes be made again when next needed.
@@ -169,7 +172,7 @@ final class ZoneStore: @unchecked Sendable {
 
     /// Ends a transaction whose changes were all put back.
     fileprivate func discardUncommitted() {
-        uncommitted = []
+        hasUncommittedChanges = false
     }
 }
 
@@ -200,11 +203,11 @@ struct ZoneTransaction {
     /// Changes a record, remembering its first previous value.
     mutating func set(_ stored: StoredRecord?, named name: String) {
         let key = WireName(name)
+        let old = store.setRecord(stored, named: key)
         if previous.index(forKey: key) == nil {
-            previous[key] = .some(store.records[key])
+            previous[key] = .some(old)
             touchOrder.append(key)
         }
-        store.setRecord(stored, named: key)
     }
 
     /// Puts back every record this transaction changed.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One record or zone name as a server keeps it: equal, hashed and ordered by its UTF-8 bytes.
 ///
 /// Swift's `String` equality is canonical equivalence, so the precomposed `"Zon\u{E9}"` and the
@@ -55,7 +57,10 @@ extension String {
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         let contiguous = lhs.withContiguousStorageIfAvailable { lhsBytes in
-            rhs.withContiguousStorageIfAvailable { rhsBytes in lhsBytes.elementsEqual(rhsBytes) }
+            rhs.withContiguousStorageIfAvailable { rhsBytes in
+                guard let left = lhsBytes.baseAddress, let right = rhsBytes.baseAddress else { return lhsBytes.count == rhsBytes.count }
+                return memcmp(left, right, lhsBytes.count) == 0
+            }
         }
         if let contiguous, let equal = contiguous { return equal }
         return lhs.elementsEqual(rhs)
