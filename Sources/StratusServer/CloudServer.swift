@@ -54,7 +54,7 @@ public final class CloudServer: CloudService, Sendable {
         init(containerIdentifier: String, account: String?) {
             self.containerIdentifier = containerIdentifier
             self.account = account
-            self.sessionToken = account == nil ? nil : UUID().uuidString
+            self.sessionToken = account == nil ? nil : RandomUUID.string()
             self.userRecordName = account.map { CloudServer.userRecordName(account: $0, containerIdentifier: containerIdentifier) }
         }
 

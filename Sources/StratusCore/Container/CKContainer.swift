@@ -86,7 +86,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     ///   - identifier: The container's identifier, such as `iCloud.com.example.clowns`.
     ///   - service: Where requests go: an embedded `CloudServer`, or a transport to a remote one.
     public convenience init(identifier: String, service: any CloudService) {
-        self.init(identifier: identifier, service: service, device: ClientDevice(id: UUID().uuidString))
+        self.init(identifier: identifier, service: service, device: ClientDevice(id: RandomUUID.string()))
     }
 
     /// Creates a container object for `device`: another container object of the same device

@@ -29,7 +29,7 @@ public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked S
     ///   - recordName: The name; a new UUID string by default. An empty name or one longer
     ///     than 255 UTF-8 bytes is refused when used in a request, with `invalidArguments`.
     ///   - zoneID: The zone; the default zone by default.
-    public init(recordName: String = UUID().uuidString, zoneID: CKRecordZone.ID = .default) {
+    public init(recordName: String = RandomUUID.string(), zoneID: CKRecordZone.ID = .default) {
         self.recordName = recordName
         self.zoneID = zoneID
     }

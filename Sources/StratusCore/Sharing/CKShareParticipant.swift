@@ -84,7 +84,7 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, NSCopying, @unc
     /// zone's owner (`__defaultOwner__` for the current user's zones), accepted, read-write.
     ///
     /// - Parameter participantID: The participant's ID; a new UUID by default.
-    static func newOwner(ownerName: String, participantID: ID = UUID().uuidString) -> CKShareParticipant {
+    static func newOwner(ownerName: String, participantID: ID = RandomUUID.string()) -> CKShareParticipant {
         CKShareParticipant(
             participantID: participantID,
             identity: WireUserIdentity(userRecordName: ownerName, lookupInfo: nil, nameComponents: nil),

@@ -27,7 +27,7 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
     /// Creates a database subscription with a random UUID as its ID.
     @available(*, deprecated, renamed: "init(subscriptionID:)")
     public convenience init() {
-        self.init(subscriptionID: UUID().uuidString)
+        self.init(subscriptionID: RandomUUID.string())
     }
 
     /// The record type the subscription is limited to; nil (the default) watches every type.

@@ -71,7 +71,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         predicate: NSPredicate,
         options querySubscriptionOptions: CKQuerySubscription.Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]
     ) {
-        self.init(recordType: recordType, predicate: predicate, subscriptionID: UUID().uuidString, options: querySubscriptionOptions)
+        self.init(recordType: recordType, predicate: predicate, subscriptionID: RandomUUID.string(), options: querySubscriptionOptions)
     }
 
     /// The type of the records the subscription watches.

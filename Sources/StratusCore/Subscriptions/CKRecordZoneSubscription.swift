@@ -28,7 +28,7 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
     /// Creates a subscription to every change in `zoneID`, with a random UUID as its ID.
     @available(*, deprecated, renamed: "init(zoneID:subscriptionID:)")
     public convenience init(zoneID: CKRecordZone.ID) {
-        self.init(zoneID: zoneID, subscriptionID: UUID().uuidString)
+        self.init(zoneID: zoneID, subscriptionID: RandomUUID.string())
     }
 
     /// The zone the subscription watches.

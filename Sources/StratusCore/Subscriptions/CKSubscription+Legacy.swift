@@ -30,7 +30,7 @@ extension CKSubscription {
     /// Creates an iOS 8 query subscription with a random UUID as its ID.
     @available(*, deprecated, message: "Use CKQuerySubscription")
     public convenience init(recordType: String, predicate: NSPredicate, options subscriptionOptions: CKSubscriptionOptions) {
-        self.init(recordType: recordType, predicate: predicate, subscriptionID: UUID().uuidString, options: subscriptionOptions)
+        self.init(recordType: recordType, predicate: predicate, subscriptionID: RandomUUID.string(), options: subscriptionOptions)
     }
 
     /// Creates an iOS 8 query subscription.
@@ -50,7 +50,7 @@ extension CKSubscription {
     /// query subscriptions only and are ignored.
     @available(*, deprecated, message: "Use CKRecordZoneSubscription")
     public convenience init(zoneID: CKRecordZone.ID, options subscriptionOptions: CKSubscriptionOptions) {
-        self.init(zoneID: zoneID, subscriptionID: UUID().uuidString, options: subscriptionOptions)
+        self.init(zoneID: zoneID, subscriptionID: RandomUUID.string(), options: subscriptionOptions)
     }
 
     /// Creates an iOS 8 zone subscription. The options apply to query subscriptions only and

@@ -38,7 +38,7 @@ public class CKOperation: Operation, @unchecked Sendable {
     public typealias ID = String
 
     /// A unique identifier, sent with every request the operation makes.
-    public let operationID: ID = UUID().uuidString
+    public let operationID: ID = RandomUUID.string()
 
     let callbackQueue = DispatchQueue(label: "stratus.operation.callbacks")
     private let stateLock = NSLock()

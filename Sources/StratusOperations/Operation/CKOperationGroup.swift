@@ -37,7 +37,7 @@ public final class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendab
 
     /// Creates an empty group.
     public override init() {
-        operationGroupID = UUID().uuidString
+        operationGroupID = RandomUUID.string()
         state = Mutex(State())
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StratusWire
 
 /// An operation that runs a graph of operations, and finishes once all of them have finished.
 ///
@@ -68,7 +69,7 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
     private let state = Locked(State())
     private let lifecycle = AsyncLifecycle()
     private let childQueue = GroupQueue()
-    private let scopeID = UUID().uuidString
+    private let scopeID = RandomUUID.string()
 
     /// Creates a group of `operations`.
     ///

@@ -27,7 +27,7 @@ extension CloudServer {
                 }
                 identity.lookupInfo = info
                 let participant = WireShareParticipant(
-                    participantID: UUID().uuidString,
+                    participantID: RandomUUID.string(),
                     identity: identity,
                     role: .privateUser,
                     acceptanceStatus: .pending,

@@ -7,7 +7,7 @@ extension CloudServer {
     /// - Returns: The device's identity and the session of its account (nil without one),
     ///   which its requests carry.
     package func registerDevice(containerIdentifier: String, account: String?) -> (deviceID: String, sessionToken: String?) {
-        let deviceID = UUID().uuidString
+        let deviceID = RandomUUID.string()
         let device = Device(containerIdentifier: containerIdentifier, account: account)
         registry.withLock { registry in
             registry.devices[deviceID] = device

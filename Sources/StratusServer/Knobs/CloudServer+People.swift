@@ -14,7 +14,7 @@ extension CloudServer {
         public var phoneNumbers: [String]
 
         /// Creates a contact.
-        public init(identifier: String = UUID().uuidString, emailAddresses: [String] = [], phoneNumbers: [String] = []) {
+        public init(identifier: String = RandomUUID.string(), emailAddresses: [String] = [], phoneNumbers: [String] = []) {
             self.identifier = identifier
             self.emailAddresses = emailAddresses
             self.phoneNumbers = phoneNumbers
