@@ -44,11 +44,22 @@ extension CloudServer {
     /// The changes of a zone of the caller's shared database since `request.sinceToken`:
     /// only records the caller's shares cover now, and the deletions of records they covered.
     /// A record that left the covered hierarchy is not reported (it reads as missing).
+    ///
+    /// The token names the caller's shares of the zone as well as the position in its history
+    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left,
+    /// what the history after the token shows them is no longer all they need (records a new
+    /// share covers were saved before; records a lost share covered would never be reported),
+    /// so the old token is `changeTokenExpired` and the caller fetches again from nil.
     func sharedRecordChanges(_ request: WireRecordChangesRequest, scope: RequestScope, since: ChangeToken?) throws(WireError) -> WireRecordChangesResponse {
         guard let user = scope.userRecordName, let zone = scope.sharedZone(request.zoneID) else { throw Self.notShared(request.zoneID) }
         let position = since?.position ?? 0
-        var incarnation: UInt64?
-        if case .zone(_, let tokenIncarnation)? = since?.subject { incarnation = tokenIncarnation }
+        var held: (incarnation: UInt64, grants: UInt64)?
+        if let since {
+            guard case .sharedZone(_, let incarnation, let grants) = since.subject else {
+                throw WireError(.invalidArguments, "the change token is not one of a shared database's zones")
+            }
+            held = (incarnation, grants)
+        }
         let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
 
         let store = zone.store
@@ -56,8 +67,12 @@ extension CloudServer {
         defer { store.release() }
         let grants = store.isDeleted ? [] : store.grants(for: user)
         guard !grants.isEmpty else { throw Self.notShared(request.zoneID) }
-        if let incarnation, incarnation != store.incarnation {
+        let digest = ZoneStore.grantsDigest(grants)
+        if let held, held.incarnation != store.incarnation {
             throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
+        }
+        if let held, held.grants != digest {
+            throw WireError(.changeTokenExpired, "the shares that let you see zone '\(request.zoneID.zoneName)' changed since the token (one was added, removed or left); fetch from a nil token")
         }
         if since != nil, position < store.changeLog.historyFloor {
             throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")
@@ -77,7 +92,7 @@ extension CloudServer {
             containerIdentifier: scope.container.identifier,
             database: .shared,
             userRecordName: user,
-            subject: .zone(zone.sharedZoneID, incarnation: store.incarnation),
+            subject: .sharedZone(zone.sharedZoneID, incarnation: store.incarnation, grants: digest),
             position: page.last?.sequence ?? max(position, store.changeLog.lastSequence)
         )
         return WireRecordChangesResponse(changed: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: moreComing, clientChangeTokenData: nil)
