@@ -46,10 +46,12 @@ extension CloudServer {
     /// A record that left the covered hierarchy is not reported (it reads as missing).
     ///
     /// The token names the caller's shares of the zone as well as the position in its history
-    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left,
-    /// what the history after the token shows them is no longer all they need (records a new
-    /// share covers were saved before; records a lost share covered would never be reported),
-    /// so the old token is `changeTokenExpired` and the caller fetches again from nil.
+    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left, or
+    /// a record of the zone moved, what the history after the token shows them is no longer
+    /// all they need (records a new share covers, or moved into a share with the record
+    /// above them, were saved before; records a lost share covered, or moved out of a share,
+    /// would never be reported), so the old token is `changeTokenExpired` and the caller
+    /// fetches again from nil.
     func sharedRecordChanges(_ request: WireRecordChangesRequest, scope: RequestScope, since: ChangeToken?) throws(WireError) -> WireRecordChangesResponse {
         guard let user = scope.userRecordName, let zone = scope.sharedZone(request.zoneID) else { throw Self.notShared(request.zoneID) }
         let position = since?.position ?? 0
@@ -67,12 +69,12 @@ extension CloudServer {
         defer { store.release() }
         let grants = store.isDeleted ? [] : store.grants(for: user)
         guard !grants.isEmpty else { throw Self.notShared(request.zoneID) }
-        let digest = ZoneStore.grantsDigest(grants)
+        let digest = store.grantsDigest(grants)
         if let held, held.incarnation != store.incarnation {
             throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
         }
         if let held, held.grants != digest {
-            throw WireError(.changeTokenExpired, "the shares that let you see zone '\(request.zoneID.zoneName)' changed since the token (one was added, removed or left); fetch from a nil token")
+            throw WireError(.changeTokenExpired, "what your shares cover in zone '\(request.zoneID.zoneName)' changed since the token (a share was added, removed or left, or records were moved); fetch from a nil token")
         }
         if since != nil, position < store.changeLog.historyFloor {
             throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")

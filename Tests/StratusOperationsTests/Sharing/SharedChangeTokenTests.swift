@@ -2,8 +2,9 @@ import Foundation
 import Stratus
 import XCTest
 
-/// A participant's change token for a shared zone holds only while the shares that let them
-/// see the zone stay the same: when a share of theirs is added to the zone or taken away, what
+/// A participant's change token for a shared zone holds only while what their shares cover
+/// changes record by record: when a share of theirs is added to the zone or taken away, or a
+/// record is moved into or out of a shared hierarchy (taking the records below it along), what
 /// they may see changed in ways the zone's change history does not tell, and the old token is
 /// `changeTokenExpired` (fetch again from nil), as CloudKit answers for a history it cannot
 /// continue.
@@ -72,6 +73,36 @@ final class SharedChangeTokenTests: SharedDatabaseTestCase {
         _ = try await john.privateCloudDatabase.modifyRecords(saving: [current], deleting: [])
 
         await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: both.changeToken) }
+    }
+
+    func testMovingARecordIntoTheShareExpiresTheParticipantsToken() async throws {
+        let (_, token) = try await setUpTwoRoots()
+        let zone = try await sharedZoneID()
+
+        // The picnic moves under the party with its cake: the history has the picnic's save
+        // (and the party's new tag), not the cake, which was saved long before.
+        let picnic = try await john.privateCloudDatabase.record(for: recordID("picnic"))
+        picnic.parent = CKRecord.Reference(recordID: recordID("party"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic], deleting: [])
+
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertTrue(names(fresh).isSuperset(of: ["picnic", "cake"]))
+    }
+
+    func testMovingARecordOutOfTheShareExpiresTheParticipantsToken() async throws {
+        let (_, token) = try await setUpTwoRoots()
+        let zone = try await sharedZoneID()
+
+        // Ann leaves the party for the picnic, which mary does not see: nothing in the history
+        // she may see says so.
+        let ann = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        ann.parent = CKRecord.Reference(recordID: recordID("picnic"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [ann], deleting: [])
+
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertFalse(names(fresh).contains("ann"))
     }
 
     func testTheTokenHoldsWhileTheParticipantsSharesStayTheSame() async throws {
