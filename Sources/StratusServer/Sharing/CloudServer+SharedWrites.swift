@@ -61,11 +61,13 @@ extension CloudServer {
             let database = scope.container.database(.private, account: account)
             let response = try modify(part, in: database, scope: scope, sharing: SharedWrite(ownerAccount: account, ownerUserRecordName: owner))
             for (offset, index) in indices.saves.enumerated() {
+                let zoneID = request.saves[index].record.recordID.zoneID
                 saveResults[index] = response.saveResults[offset].result.map { $0.relabelingOwner(WireZoneID.currentUserOwnerName, as: owner) }
-                    .mapError { $0.relabelingZoneNames(owner: owner) }
+                    .mapError { Self.sharedView(of: $0, owner: owner, zoneID: zoneID) }
             }
             for (offset, index) in indices.deletes.enumerated() {
-                deleteResults[index] = response.deleteResults[offset].result.mapError { $0.relabelingZoneNames(owner: owner) }
+                let zoneID = request.deletes[index].zoneID
+                deleteResults[index] = response.deleteResults[offset].result.mapError { Self.sharedView(of: $0, owner: owner, zoneID: zoneID) }
             }
         }
         return WireRecordsModifyResponse(
@@ -90,7 +92,7 @@ extension CloudServer {
     ///   save is refused; a save that leaves the parent alone keeps the stored one), must reach
     ///   a root of a share that lets the caller write. The chain never runs through a share
     ///   record, which is nobody's parent. A share record and a root's parent are the owner's
-    ///   to change.
+    ///   to change. A new `deleteSelf` reference must name a record the caller sees.
     ///
     /// Saves that fail later, when applied, can still change what a chain runs through; the
     /// request checks the records it applied once more (``uncoveredSharedSaves(in:applied:saves:user:)``).
@@ -150,19 +152,42 @@ extension CloudServer {
             parents[WireName(request.saves[index].record.recordID.recordName)] = nil
         }
         // A refused save leaves its record's parent as stored, which may take others out of
-        // the share in turn: refuse until nothing changes.
+        // the share in turn, and takes away a target of others' `deleteSelf` references:
+        // refuse until nothing changes.
         var refusedMore = true
         while refusedMore {
             refusedMore = false
+            let saved = Set(standing.filter { refusals.saves[$0] == nil }.map { WireName(request.saves[$0].record.recordID.recordName) })
             for index in standing where refusals.saves[index] == nil {
-                let name = WireName(request.saves[index].record.recordID.recordName)
-                guard permissionAfterSave(of: name, parents: parents, store: store, grants: grants) != .readWrite else { continue }
-                refusals.saves[index] = notWritable(name.string)
+                let record = request.saves[index].record
+                let name = WireName(record.recordID.recordName)
+                if permissionAfterSave(of: name, parents: parents, store: store, grants: grants) != .readWrite {
+                    refusals.saves[index] = notWritable(name.string)
+                } else if let target = hiddenTarget(of: record, saved: saved, store: store, grants: grants) {
+                    refusals.saves[index] = WireError(.referenceViolation, "record '\(name)' references '\(target)', which neither exists nor is saved in the same request")
+                } else {
+                    continue
+                }
                 parents[name] = nil
                 refusedMore = true
             }
         }
         return refusals
+    }
+
+    /// A record that a new `deleteSelf` reference of `record` names and the caller does not
+    /// see (nor saves in the request, `saved`), if any. Such a reference holds only if its
+    /// target exists; answering a participant differently for a record that exists outside
+    /// their share and one that does not would tell them which records the owner has, so
+    /// both are refused alike, as a reference to a record that does not exist. A reference
+    /// the stored record already holds (the owner's) stays allowed.
+    private func hiddenTarget(of record: WireRecord, saved: Set<WireName>, store: ZoneStore, grants: [ShareGrant]) -> WireName? {
+        let name = WireName(record.recordID.recordName)
+        let held = store.records[name]?.deleteSelfTargets ?? []
+        return StoredRecord(record: record, assetBytes: 0).deleteSelfTargets.sorted().first { target in
+            target != name && !held.contains(target) && !saved.contains(target)
+                && (store.records[target] == nil || store.permission(on: target, grants: grants) == nil)
+        }
     }
 
     /// What `grants` let their holder do with the record `name` once the request's standing
@@ -227,6 +252,18 @@ extension CloudServer {
         record.modificationDate = database.nextDate(now: clock.now)
         transaction.set(StoredRecord(record: record, assetBytes: stored.assetBytes), named: recordID.recordName)
         return .success(())
+    }
+}
+
+extension CloudServer {
+    /// An error of a write into the owner's zone `zoneID` (as the participant names it) as the
+    /// participant may see it: a zone that is missing, however it went (deleted, purged by the
+    /// owner from iCloud settings, lost in an encrypted data reset), reads as any zone not in
+    /// their shared database, so the answer tells nothing of the owner's zones; any other
+    /// error names the owner's zones as the participant does.
+    static func sharedView(of error: WireError, owner: String, zoneID: WireZoneID) -> WireError {
+        if error.code == .zoneNotFound || error.code == .userDeletedZone { return notShared(zoneID) }
+        return error.relabelingZoneNames(owner: owner)
     }
 }
 

@@ -144,6 +144,30 @@ final class SharedWriteRulesTests: SharedDatabaseTestCase {
         _ = try await john.privateCloudDatabase.record(for: share.recordID)
     }
 
+    // MARK: deleteSelf references
+
+    func testDeleteSelfReferencesToSharedRecordsAndTheOwnersOwnStayAllowed() async throws {
+        try await shareWithMary()
+        // John ties ann to his diary, which mary does not see.
+        let johnsAnn = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        johnsAnn["tie"] = CKRecord.Reference(recordID: recordID("diary"), action: .deleteSelf)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [johnsAnn], deleting: [])
+
+        // Mary edits ann, sending every field back, john's reference included, and ties a
+        // note of hers to ann.
+        let ann = try await mary.sharedCloudDatabase.record(for: try await sharedID("ann"))
+        ann["name"] = "Ann Marie"
+        let note = CKRecord(recordType: "Note", recordID: try await sharedID("note"))
+        note.parent = CKRecord.Reference(recordID: ann.recordID, action: .none)
+        note["tie"] = CKRecord.Reference(recordID: ann.recordID, action: .deleteSelf)
+        let (saves, _) = try await mary.sharedCloudDatabase.modifyRecords(saving: [ann, note], deleting: [], savePolicy: .allKeys)
+
+        XCTAssertNil(code(of: saves[ann.recordID]))
+        XCTAssertNil(code(of: saves[note.recordID]))
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("ann")])
+        await assertCKError(.unknownItem) { _ = try await self.john.privateCloudDatabase.record(for: self.recordID("note")) }
+    }
+
     // MARK: A save that leaves the parent alone
 
     func testAChangedKeysSaveThatLeavesTheParentAloneIsJudgedByTheStoredParent() async throws {
