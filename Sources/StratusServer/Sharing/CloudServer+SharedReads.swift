@@ -116,18 +116,26 @@ extension CloudServer {
 }
 
 extension ZoneStore {
-    /// Whether the deletion `change` removed a record `grants` covered: one whose parent (or,
-    /// when that is gone too, its parent's parent, …) is covered, or any record under a
-    /// zone-wide share. Call only with the lock held.
+    /// Whether the deletion `change` removed a record `grants` covered: one whose `parent`
+    /// chain, followed through the records there are and the tombstones of those deleted,
+    /// reaches the root of one of the shares, or any record under a zone-wide share. A record
+    /// under a parent that was deleted later is reported too: its chain runs on through the
+    /// parent's tombstone. (The chain is what it was since the holder's token: a move, a share
+    /// added or removed, expires the token.) Call only with the lock held.
     func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant]) -> Bool {
         if grants.contains(where: { $0.rootName == nil }) { return true }
+        let zoneName = zone.zoneID.zoneName
         var parent = change.parentName
-        var steps = 0
-        while let name = parent, steps <= ShareRules.maximumHierarchyDepth {
+        var visited: Set<WireName> = []
+        while let name = parent, visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(name).inserted {
             if grants.contains(where: { $0.rootName == name }) { return true }
-            if records[name] != nil { return permission(on: name, grants: grants) != nil }
-            parent = changeLog.tombstone(of: name)?.parentName
-            steps += 1
+            if let stored = records[name] {
+                parent = stored.record.parent.flatMap { reference in
+                    reference.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) ? WireName(reference.recordID.recordName) : nil
+                }
+            } else {
+                parent = changeLog.tombstone(of: name)?.parentName
+            }
         }
         return false
     }
