@@ -196,28 +196,23 @@ extension CloudServer {
     /// leads to a share record.
     private func permissionAfterSave(of name: WireName, parents: [WireName: WireReference?], store: ZoneStore, grants: [ShareGrant]) -> WireParticipantPermission? {
         let zoneName = store.zone.zoneID.zoneName
-        let parentName = { (name: WireName) -> (known: Bool, parent: WireName?) in
-            let reference: WireReference?
-            if let saved = parents[name] {
-                reference = saved
-            } else if let stored = store.records[name] {
-                reference = stored.record.parent
-            } else {
-                return (false, nil)
-            }
-            guard let reference, reference.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) else { return (true, nil) }
-            return (true, WireName(reference.recordID.recordName))
+        // The parent of `name` after the request: a standing save's, else the stored one; nil
+        // for a record that has none, or that neither exists nor is saved.
+        let parentName = { (name: WireName) -> WireName? in
+            let reference = parents[name] ?? store.records[name]?.record.parent
+            guard let reference, reference.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) else { return nil }
+            return WireName(reference.recordID.recordName)
         }
         let isShare = { (name: WireName) in store.shareNames.contains(name) || store.records[name]?.isShare == true }
         if let zoneWide = grants.first(where: { $0.rootName == nil }) {
-            if let parent = parentName(name).parent, isShare(parent) { return nil }
+            if let parent = parentName(name), isShare(parent) { return nil }
             return zoneWide.permission
         }
         var current = name
         var visited: Set<WireName> = []
         while visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(current).inserted, !isShare(current) {
             if let grant = grants.first(where: { $0.rootName == current }) { return grant.permission }
-            guard let next = parentName(current).parent else { return nil }
+            guard let next = parentName(current) else { return nil }
             current = next
         }
         return nil
@@ -226,7 +221,8 @@ extension CloudServer {
     /// The saves of a write through the shared database that, as applied (`applied`, the zone
     /// `store` locked, the request's other changes in place), left a record the caller's
     /// shares do not let them write: a save of the request that failed when applied left a
-    /// parent where it was. Each is undone with `permissionFailure`.
+    /// parent where it was, or a delete of the request took a parent away. Each is undone with
+    /// `permissionFailure`.
     func uncoveredSharedSaves(in store: ZoneStore, applied: [Int: AppliedSave], saves: [WireRecordSave], user: String) -> [Int: WireError] {
         let grants = store.grants(for: user)
         var errors: [Int: WireError] = [:]
