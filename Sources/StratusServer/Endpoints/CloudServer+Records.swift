@@ -233,7 +233,10 @@ extension CloudServer {
                 }
             }
             // A save that stands on another save of the request stands only if that one does.
-            if settle(&zoneBatch.transaction, applied: &applied, saves: request.saves, shares: context.shares, saveResults: &saveResults) {
+            let uncovered = { [self] (store: ZoneStore, applied: [Int: AppliedSave]) -> [Int: WireError] in
+                sharing == nil ? [:] : uncoveredSharedSaves(in: store, applied: applied, saves: request.saves, user: user)
+            }
+            if settle(&zoneBatch.transaction, applied: &applied, saves: request.saves, shares: context.shares, saveResults: &saveResults, uncovered: uncovered) {
                 failed = true
             }
             if !zoneBatch.store.isDeleted {

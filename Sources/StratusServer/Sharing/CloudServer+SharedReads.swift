@@ -44,11 +44,24 @@ extension CloudServer {
     /// The changes of a zone of the caller's shared database since `request.sinceToken`:
     /// only records the caller's shares cover now, and the deletions of records they covered.
     /// A record that left the covered hierarchy is not reported (it reads as missing).
+    ///
+    /// The token names the caller's shares of the zone as well as the position in its history
+    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left, or
+    /// a record of the zone moved, what the history after the token shows them is no longer
+    /// all they need (records a new share covers, or moved into a share with the record
+    /// above them, were saved before; records a lost share covered, or moved out of a share,
+    /// would never be reported), so the old token is `changeTokenExpired` and the caller
+    /// fetches again from nil.
     func sharedRecordChanges(_ request: WireRecordChangesRequest, scope: RequestScope, since: ChangeToken?) throws(WireError) -> WireRecordChangesResponse {
         guard let user = scope.userRecordName, let zone = scope.sharedZone(request.zoneID) else { throw Self.notShared(request.zoneID) }
         let position = since?.position ?? 0
-        var incarnation: UInt64?
-        if case .zone(_, let tokenIncarnation)? = since?.subject { incarnation = tokenIncarnation }
+        var held: (incarnation: UInt64, grants: UInt64)?
+        if let since {
+            guard case .sharedZone(_, let incarnation, let grants) = since.subject else {
+                throw WireError(.invalidArguments, "the change token is not one of a shared database's zones")
+            }
+            held = (incarnation, grants)
+        }
         let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
 
         let store = zone.store
@@ -56,8 +69,12 @@ extension CloudServer {
         defer { store.release() }
         let grants = store.isDeleted ? [] : store.grants(for: user)
         guard !grants.isEmpty else { throw Self.notShared(request.zoneID) }
-        if let incarnation, incarnation != store.incarnation {
+        let digest = store.grantsDigest(grants)
+        if let held, held.incarnation != store.incarnation {
             throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
+        }
+        if let held, held.grants != digest {
+            throw WireError(.changeTokenExpired, "what your shares cover in zone '\(request.zoneID.zoneName)' changed since the token (a share was added, removed or left, or records were moved); fetch from a nil token")
         }
         if since != nil, position < store.changeLog.historyFloor {
             throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")
@@ -77,7 +94,7 @@ extension CloudServer {
             containerIdentifier: scope.container.identifier,
             database: .shared,
             userRecordName: user,
-            subject: .zone(zone.sharedZoneID, incarnation: store.incarnation),
+            subject: .sharedZone(zone.sharedZoneID, incarnation: store.incarnation, grants: digest),
             position: page.last?.sequence ?? max(position, store.changeLog.lastSequence)
         )
         return WireRecordChangesResponse(changed: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: moreComing, clientChangeTokenData: nil)
@@ -99,18 +116,26 @@ extension CloudServer {
 }
 
 extension ZoneStore {
-    /// Whether the deletion `change` removed a record `grants` covered: one whose parent (or,
-    /// when that is gone too, its parent's parent, …) is covered, or any record under a
-    /// zone-wide share. Call only with the lock held.
+    /// Whether the deletion `change` removed a record `grants` covered: one whose `parent`
+    /// chain, followed through the records there are and the tombstones of those deleted,
+    /// reaches the root of one of the shares, or any record under a zone-wide share. A record
+    /// under a parent that was deleted later is reported too: its chain runs on through the
+    /// parent's tombstone. (The chain is what it was since the holder's token: a move, a share
+    /// added or removed, expires the token.) Call only with the lock held.
     func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant]) -> Bool {
         if grants.contains(where: { $0.rootName == nil }) { return true }
+        let zoneName = zone.zoneID.zoneName
         var parent = change.parentName
-        var steps = 0
-        while let name = parent, steps <= ShareRules.maximumHierarchyDepth {
+        var visited: Set<WireName> = []
+        while let name = parent, visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(name).inserted {
             if grants.contains(where: { $0.rootName == name }) { return true }
-            if records[name] != nil { return permission(on: name, grants: grants) != nil }
-            parent = changeLog.tombstone(of: name)?.parentName
-            steps += 1
+            if let stored = records[name] {
+                parent = stored.record.parent.flatMap { reference in
+                    reference.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) ? WireName(reference.recordID.recordName) : nil
+                }
+            } else {
+                parent = changeLog.tombstone(of: name)?.parentName
+            }
         }
         return false
     }

@@ -47,6 +47,34 @@ extension ZoneStore {
         return nil
     }
 
+    /// A digest of what decides which records `grants` cover, for a participant's change
+    /// token of the zone: which shares they are and their roots (names), and, unless the zone
+    /// is shared whole, how many times records of the zone were moved (``moves``). The token
+    /// holds only while the digest stays the same: a share added to or taken from the
+    /// participant, or a record moved into or out of a shared hierarchy, changes what they see
+    /// without a change in the zone's history for each record concerned (the records a new
+    /// share covers were saved before the token; those below a moved record are not saved
+    /// again). The permissions are left out: they change what the participant may write, not
+    /// what they see. FNV-1a over length-prefixed names, sorted; the token's MAC keeps it from
+    /// being forged. Call only with the lock held.
+    func grantsDigest(_ grants: [ShareGrant]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String?) {
+            let bytes = text.map { Array($0.utf8) }
+            let count = bytes.map { UInt64($0.count) + 1 } ?? 0
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash = (hash ^ (count >> UInt64(shift) & 0xFF)) &* 0x100_0000_01b3
+            }
+            for byte in bytes ?? [] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        for grant in grants.sorted(by: { $0.shareName < $1.shareName }) {
+            mix(grant.shareName.string)
+            mix(grant.rootName?.string)
+        }
+        if !grants.contains(where: { $0.rootName == nil }) { mix(String(moves)) }
+        return hash
+    }
+
     /// The user record names of everyone (but the owner) who accepted a share of this zone:
     /// the accounts that see it in their shared database. Call only with the lock held.
     var acceptedParticipants: Set<String> {

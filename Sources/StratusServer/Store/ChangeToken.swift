@@ -15,6 +15,11 @@ struct ChangeToken: Hashable {
         case database
         /// One zone's records, in one incarnation of the zone.
         case zone(WireZoneID, incarnation: UInt64)
+        /// One owner's zone as a participant's shared database shows it, in one incarnation of
+        /// the zone, while the participant holds the shares `grants` digests
+        /// (``ZoneStore/grantsDigest(_:)``): the records a participant sees depend on their
+        /// shares as well as on the zone's history.
+        case sharedZone(WireZoneID, incarnation: UInt64, grants: UInt64)
         /// The user's notification collection in the container (the database is not part of
         /// it: the token says private).
         case notifications
@@ -42,6 +47,11 @@ struct ChangeToken: Hashable {
             writer.write(incarnation)
         case .notifications:
             writer.write(UInt8(2))
+        case .sharedZone(let zoneID, let incarnation, let grants):
+            writer.write(UInt8(3))
+            zoneID.write(to: &writer)
+            writer.write(incarnation)
+            writer.write(grants)
         }
         writer.write(position)
         return Sealing.seal(writer.bytes, key: key)
@@ -62,6 +72,7 @@ struct ChangeToken: Hashable {
             case 0: subject = .database
             case 1: subject = .zone(try WireZoneID.read(from: &reader), incarnation: try reader.readUInt64())
             case 2: subject = .notifications
+            case 3: subject = .sharedZone(try WireZoneID.read(from: &reader), incarnation: try reader.readUInt64(), grants: try reader.readUInt64())
             default: throw BinaryFormatError("subject")
             }
             let position = try reader.readUInt64()
@@ -83,13 +94,14 @@ struct ChangeToken: Hashable {
         switch (subject, zoneID) {
         case (.database, nil):
             return
-        case (.zone(let tokenZone, _), let zoneID?) where tokenZone == zoneID:
+        case (.zone(let tokenZone, _), let zoneID?) where tokenZone == zoneID,
+             (.sharedZone(let tokenZone, _, _), let zoneID?) where tokenZone == zoneID:
             return
         case (.database, _?):
             throw WireError(.invalidArguments, "a database change token cannot fetch a zone's changes")
-        case (.zone, nil):
+        case (.zone, nil), (.sharedZone, nil):
             throw WireError(.invalidArguments, "a zone change token cannot fetch a database's changes")
-        case (.zone(let tokenZone, _), let zoneID?):
+        case (.zone(let tokenZone, _), let zoneID?), (.sharedZone(let tokenZone, _, _), let zoneID?):
             throw WireError(.invalidArguments, "the change token belongs to zone '\(tokenZone.zoneName)', not '\(zoneID.zoneName)'")
         case (.notifications, _):
             throw WireError(.invalidArguments, "a notification change token cannot fetch record or database changes")

@@ -35,6 +35,10 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var shareNames: Set<WireName> = []
     /// Every change committed to the zone's records.
     private(set) var changeLog = ZoneChangeLog()
+    /// How many committed transactions moved a record (changed the `parent` of a record that
+    /// existed before): a move changes which records a share covers without a change of each
+    /// record below the one moved, so a participant's change token names this count.
+    private(set) var moves: UInt64 = 0
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     private(set) var isDeleted = false
     /// Whether a transaction changed records and has not yet committed or rolled back; false
@@ -147,7 +151,8 @@ final class ZoneStore: @unchecked Sendable {
 
     /// Ends a transaction: logs its changes, publishes the zone-wide share, and gives back
     /// memory deletes freed.
-    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int) {
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, moved: Bool = false) {
+        if moved { moves &+= 1 }
         let share = zoneWideShare
         committedShare.withLock { $0 = share }
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
@@ -254,10 +259,12 @@ struct ZoneTransaction {
         var changes: [ZoneChangeLog.Change] = []
         var committed: [RecordChange] = []
         var released: [StoredRecord] = []
+        var moved = false
         for name in touchOrder {
             guard let old = previous[name] else { continue }
             let new = store.records[name]
             if new?.record.changeTag == old?.record.changeTag, new != nil || old == nil { continue }
+            if let old, let new, old.record.parent != new.record.parent { moved = true }
             guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
@@ -272,7 +279,7 @@ struct ZoneTransaction {
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }
-        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit)
+        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit, moved: moved)
         previous = [:]
         touchOrder = []
         return committed

@@ -69,6 +69,34 @@ final class SharedDatabaseSyncTests: SharedDatabaseTestCase {
         XCTAssertTrue(store.zoneOwners.isEmpty, "the zone left mary's shared database")
     }
 
+    func testAParticipantsEngineGetsTheRecordsOfASecondShareOfTheSameZone() async throws {
+        try await seedParty()
+        let picnic = CKRecord(recordType: "Party", recordID: recordID("picnic"))
+        picnic["title"] = "Picnic"
+        let cake = CKRecord(recordType: "Attendee", recordID: recordID("cake"))
+        cake["name"] = "Cake"
+        cake.parent = CKRecord.Reference(recordID: picnic.recordID, action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic, cake], deleting: [])
+        let party = try await share(with: ["mary@example.com"])
+        try await accept(party.url, as: mary)
+        let store = SharedStore()
+        var configuration = CKSyncEngine.Configuration(database: mary.sharedCloudDatabase, stateSerialization: nil, delegate: store)
+        configuration.automaticallySync = false
+        let engine = CKSyncEngine(configuration)
+        try await engine.fetchChanges()
+        XCTAssertNil(store.titles["cake"])
+
+        // The cake was saved before the engine's token; the token expires with the new share
+        // and the engine fetches the zone again from the start.
+        let outing = try await share("picnic", with: ["mary@example.com"])
+        try await accept(outing.url, as: mary)
+        try await engine.fetchChanges()
+
+        XCTAssertEqual(store.titles["cake"], "Cake")
+        XCTAssertEqual(store.titles["picnic"], "Picnic")
+        XCTAssertEqual(store.titles["ann"], "ann")
+    }
+
     func testAParticipantsEngineSendsWritesIntoTheOwnersZone() async throws {
         try await seedParty()
         let share = try await share(with: ["mary@example.com"], permission: .readWrite)

@@ -1,0 +1,132 @@
+import Foundation
+import Stratus
+import XCTest
+
+/// A participant's change token for a shared zone holds only while what their shares cover
+/// changes record by record: when a share of theirs is added to the zone or taken away, or a
+/// record is moved into or out of a shared hierarchy (taking the records below it along), what
+/// they may see changed in ways the zone's change history does not tell, and the old token is
+/// `changeTokenExpired` (fetch again from nil), as CloudKit answers for a history it cannot
+/// continue.
+final class SharedChangeTokenTests: SharedDatabaseTestCase {
+    /// John's zone with the party (ann, ben) shared read-write with mary, and a picnic with a
+    /// cake under it, not shared yet; mary accepted the party and fetched the zone.
+    private func setUpTwoRoots() async throws -> (party: CKShare, token: CKServerChangeToken) {
+        try await seedParty()
+        let picnic = CKRecord(recordType: "Party", recordID: recordID("picnic"))
+        picnic["title"] = "Picnic"
+        let cake = CKRecord(recordType: "Attendee", recordID: recordID("cake"))
+        cake["name"] = "Cake"
+        cake.parent = CKRecord.Reference(recordID: picnic.recordID, action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic, cake], deleting: [])
+        let party = try await share(with: ["mary@example.com"])
+        try await accept(party.url, as: mary)
+        let first = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: try await sharedZoneID(), since: nil)
+        XCTAssertFalse(first.modificationResultsByID.keys.contains { $0.recordName == "cake" })
+        return (party, first.changeToken)
+    }
+
+    private func names(_ changes: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>], deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)) -> Set<String> {
+        Set(changes.modificationResultsByID.keys.map(\.recordName))
+    }
+
+    func testANewShareOfTheZoneExpiresTheParticipantsToken() async throws {
+        let (_, token) = try await setUpTwoRoots()
+        let picnicShare = try await share("picnic", with: ["mary@example.com"])
+        try await accept(picnicShare.url, as: mary)
+        let zone = try await sharedZoneID()
+
+        // The cake was there before the token: continuing from it would never bring it.
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertTrue(names(fresh).isSuperset(of: ["party", "ann", "ben", "picnic", "cake"]))
+    }
+
+    func testLosingOneOfTwoSharesExpiresTheParticipantsToken() async throws {
+        let (_, _) = try await setUpTwoRoots()
+        let picnicShare = try await share("picnic", with: ["mary@example.com"])
+        try await accept(picnicShare.url, as: mary)
+        let zone = try await sharedZoneID()
+        let both = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertTrue(names(both).contains("cake"))
+
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [picnicShare.recordID])
+
+        // Mary still sees the zone through the party, but no longer the picnic, and nothing in
+        // the zone's history after her token says so.
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: both.changeToken) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertFalse(names(fresh).contains("cake"))
+        XCTAssertTrue(names(fresh).contains("ann"))
+    }
+
+    func testBeingRemovedFromOneOfTwoSharesExpiresTheParticipantsToken() async throws {
+        let (_, _) = try await setUpTwoRoots()
+        let picnicShare = try await share("picnic", with: ["mary@example.com"])
+        try await accept(picnicShare.url, as: mary)
+        let zone = try await sharedZoneID()
+        let both = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+
+        let fetched = try await john.privateCloudDatabase.record(for: picnicShare.recordID)
+        let current = try XCTUnwrap(fetched as? CKShare)
+        current.removeParticipant(try XCTUnwrap(current.participants.first { $0.role != .owner }))
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [current], deleting: [])
+
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: both.changeToken) }
+    }
+
+    func testMovingARecordIntoTheShareExpiresTheParticipantsToken() async throws {
+        let (_, token) = try await setUpTwoRoots()
+        let zone = try await sharedZoneID()
+
+        // The picnic moves under the party with its cake: the history has the picnic's save
+        // (and the party's new tag), not the cake, which was saved long before.
+        let picnic = try await john.privateCloudDatabase.record(for: recordID("picnic"))
+        picnic.parent = CKRecord.Reference(recordID: recordID("party"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic], deleting: [])
+
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertTrue(names(fresh).isSuperset(of: ["picnic", "cake"]))
+    }
+
+    func testMovingARecordOutOfTheShareExpiresTheParticipantsToken() async throws {
+        let (_, token) = try await setUpTwoRoots()
+        let zone = try await sharedZoneID()
+
+        // Ann leaves the party for the picnic, which mary does not see: nothing in the history
+        // she may see says so.
+        let ann = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        ann.parent = CKRecord.Reference(recordID: recordID("picnic"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [ann], deleting: [])
+
+        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
+        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
+        XCTAssertFalse(names(fresh).contains("ann"))
+    }
+
+    func testTheTokenHoldsWhileTheParticipantsSharesStayTheSame() async throws {
+        let (party, token) = try await setUpTwoRoots()
+        let zone = try await sharedZoneID()
+
+        // Writes, a permission change, another account joining and a share of the zone that
+        // is not mary's change nothing she may see beyond what the history tells.
+        let ann = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        ann["name"] = "Ann Marie"
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [ann], deleting: [recordID("ben")])
+        let fetched = try await john.privateCloudDatabase.record(for: party.recordID)
+        let current = try XCTUnwrap(fetched as? CKShare)
+        current.participants.first { $0.role != .owner }?.permission = .readOnly
+        let bob = try await john.shareParticipant(forEmailAddress: "bob@example.com")
+        current.addParticipant(bob)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [current], deleting: [])
+        try await accept(party.url, as: self.bob)
+        let picnicShare = try await share("picnic", with: ["bob@example.com"])
+        try await accept(picnicShare.url, as: self.bob)
+
+        let later = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token)
+        XCTAssertTrue(names(later).contains("ann"))
+        XCTAssertFalse(names(later).contains("cake"), "the picnic is bob's, not mary's")
+        XCTAssertEqual(later.deletions.map(\.recordID.recordName), ["ben"])
+    }
+}
