@@ -39,9 +39,11 @@ extension CloudServer {
             let context = WirePredicateContext(now: now, currentUserRecordName: owner)
             // Whom the owner's pushes go to, found once for all of this request's notifications.
             var recipients: [String]?
-            for subscription in subscriptions {
+            let candidates = SubscriptionCandidates(subscriptions, events)
+            for (position, subscription) in subscriptions.enumerated() {
                 guard let info = subscription.notificationInfo else { continue }
-                for firing in firings(of: subscription, owner: owner, for: events, database: database, container: container, context: context) {
+                let relevant = candidates.events(forSubscriptionAt: position, of: events)
+                for firing in firings(of: subscription, owner: owner, for: relevant, database: database, container: container, context: context) {
                     if subscription.queryOptions.contains(.firesOnce), !database.subscriptions.claim(subscription, owner: owner) { break }
                     let notification = notify(owner, of: firing, subscription: subscription, info: info, databaseScope: database.scope, container: container)
                     let devices = recipients ?? pushRecipients(of: owner, in: container, except: originator)
