@@ -42,49 +42,39 @@ enum BatchedSaveBenchmarks {
     }
 
     /// Measures saving `count` records four ways, each the fastest of `repetitions` runs into
-    /// a fresh store.
+    /// a fresh store, the four taking turns.
     static func measure(_ count: Int, repetitions: Int) async throws -> Rates {
         let samples = SampleRecord.batch(0..<count)
         let wireBatches = StratusFixture.wireBatches(samples[...], in: CKRecordZone.ID(zoneName: "Photos"))
-
-        let server = try await Measure.fastest(of: repetitions, prepare: { try await StratusFixture.make() }) { fixture in
-            try await fixture.saveThroughServer(wireBatches)
-        }
         var requests = 0
-        let fullAPI = try await Measure.fastest(of: repetitions, prepare: { try await StratusFixture.make() }) { fixture in
-            requests = try await fixture.saveThroughOperations(samples[...])
-        }
-        let baselines = try await measureBaselines(count, repetitions: repetitions)
+        let times = try await Measure.fastest(rounds: repetitions, interleaving: [
+            { try await Measure.time(prepare: { try await StratusFixture.make() }) { try await $0.saveThroughServer(wireBatches) } },
+            { try await Measure.time(prepare: { try await StratusFixture.make() }) { requests = try await $0.saveThroughOperations(samples[...]) } },
+            sqliteRun(samples),
+            dictionaryRun(samples),
+        ])
         return Rates(
-            server: Measure.rate(count, in: server),
-            fullAPI: Measure.rate(count, in: fullAPI),
-            sqlite: baselines.sqlite,
-            dictionary: baselines.dictionary,
+            server: Measure.rate(count, in: times[0]),
+            fullAPI: Measure.rate(count, in: times[1]),
+            sqlite: Measure.rate(count, in: times[2]),
+            dictionary: Measure.rate(count, in: times[3]),
             requests: requests
         )
     }
 
-    /// The baselines' rates of saving `count` records in batches of 400, each the fastest of
-    /// `repetitions` runs into a fresh store.
-    static func measureBaselines(_ count: Int, repetitions: Int) async throws -> (sqlite: Double, dictionary: Double) {
-        let samples = SampleRecord.batch(0..<count)
-        let batchSize = StratusFixture.batchSize
-        let sqlite = try await Measure.fastest(of: repetitions, prepare: { try SQLiteRecordStore() }) { store in
-            var saved = 0
-            for (batch, start) in stride(from: 0, to: count, by: batchSize).enumerated() {
-                saved += try store.save(samples[start..<min(start + batchSize, count)], zone: "Photos", now: Double(batch))
+    /// One timed run of SQLite saving `samples` in batches of 400 into a fresh store.
+    static func sqliteRun(_ samples: [SampleRecord]) -> () async throws -> Double {
+        { try await Measure.time(prepare: { try SQLiteRecordStore() }) { try $0.saveInBatches(samples, zone: "Photos") } }
+    }
+
+    /// One timed run of the dictionary saving `samples` in batches of 400 into a fresh store.
+    static func dictionaryRun(_ samples: [SampleRecord]) -> () async throws -> Double {
+        {
+            try await Measure.time(prepare: { DictionaryRecordStore() }) { empty in
+                var store = empty
+                try store.saveInBatches(samples)
+                blackHole(store)
             }
-            guard saved == count else { throw Miscount(what: "SQLite's saves", counted: saved, expected: count) }
         }
-        let dictionary = try await Measure.fastest(of: repetitions, prepare: { DictionaryRecordStore() }) { empty in
-            var store = empty
-            var saved = 0
-            for (batch, start) in stride(from: 0, to: count, by: batchSize).enumerated() {
-                saved += store.save(samples[start..<min(start + batchSize, count)], now: Double(batch))
-            }
-            guard saved == count else { throw Miscount(what: "the dictionary's saves", counted: saved, expected: count) }
-            blackHole(store)
-        }
-        return (Measure.rate(count, in: sqlite), Measure.rate(count, in: dictionary))
     }
 }

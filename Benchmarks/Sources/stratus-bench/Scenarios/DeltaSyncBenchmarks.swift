@@ -14,17 +14,17 @@ enum DeltaSyncBenchmarks {
     /// Runs the scenario at `sizes` and reports its figures.
     static func run(_ sizes: Sizes) async throws -> ScenarioReport {
         let count = sizes.deltaSync
-        let repetitions = sizes.repetitions
         let fixture = try await StratusFixture.make()
         try await fixture.load(count)
         let baselines = try Baselines(count: count)
 
-        let fullAPI = try await Measure.fastest(of: repetitions, prepare: { fixture.otherDevice() }) { device in
-            try await fetchThroughOperation(device, fixture.zoneID, expected: count)
-        }
-        let server = try await Measure.fastest(of: repetitions) { try await fetchThroughServer(fixture, expected: count) }
-        let sqlite = try await Measure.fastest(of: repetitions) { try baselines.readSQLite(expected: count) }
-        let dictionary = try await Measure.fastest(of: repetitions) { try baselines.readDictionary(expected: count) }
+        let times = try await Measure.fastest(rounds: sizes.shortRepetitions, interleaving: [
+            { try await Measure.time(prepare: { fixture.otherDevice() }) { try await fetchThroughOperation($0, fixture.zoneID, expected: count) } },
+            { try await Measure.time { try await fetchThroughServer(fixture, expected: count) } },
+            { try Measure.time { try baselines.readSQLite(expected: count) } },
+            { try Measure.time { try baselines.readDictionary(expected: count) } },
+        ])
+        let (fullAPI, server, sqlite, dictionary) = (times[0], times[1], times[2], times[3])
 
         var report = ScenarioReport(
             number: 5, name: "delta_sync",

@@ -14,7 +14,6 @@ enum OperationOverheadBenchmarks {
     /// Runs the scenario at `sizes` and reports its figures.
     static func run(_ sizes: Sizes) async throws -> ScenarioReport {
         let count = sizes.operations
-        let repetitions = sizes.repetitions
         let fixture = try await StratusFixture.make()
         try await fixture.load(records)
         let baselines = try DeltaSyncBenchmarks.Baselines(count: records)
@@ -26,40 +25,49 @@ enum OperationOverheadBenchmarks {
         let queue = OperationQueue()
         queue.name = "stratus-bench.operations"
 
-        let fetchOperations = try await Measure.fastest(of: repetitions) {
-            let fetched = Atomic(0)
-            try await runAll(on: queue, counted: fetched, expected: count) {
-                (0..<count).map { index in
-                    let operation = CKFetchRecordsOperation(recordIDs: [recordIDs[index % records]])
-                    operation.database = fixture.database
-                    operation.fetchRecordsResultBlock = { result in
-                        if case .success = result { fetched.add(1, ordering: .relaxed) }
-                    }
-                    return operation
-                }
-            }
-        }
-        let dictionaryBlocks = try await Measure.fastest(of: repetitions) {
-            let fetched = Atomic(0)
-            try await runAll(on: queue, counted: fetched, expected: count) {
-                (0..<count).map { index in
-                    BlockOperation {
-                        if dictionary.record(named: names[index % records]) != nil { fetched.add(1, ordering: .relaxed) }
+        let times = try await Measure.fastest(rounds: sizes.shortRepetitions, interleaving: [
+            {
+                let fetched = Atomic(0)
+                return try await Measure.time {
+                    try await runAll(on: queue, counted: fetched, expected: count) {
+                        (0..<count).map { index in
+                            let operation = CKFetchRecordsOperation(recordIDs: [recordIDs[index % records]])
+                            operation.database = fixture.database
+                            operation.fetchRecordsResultBlock = { result in
+                                if case .success = result { fetched.add(1, ordering: .relaxed) }
+                            }
+                            return operation
+                        }
                     }
                 }
-            }
-        }
-        let sqliteBlocks = try await Measure.fastest(of: repetitions) {
-            let fetched = Atomic(0)
-            try await runAll(on: queue, counted: fetched, expected: count) {
-                (0..<count).map { index in
-                    BlockOperation {
-                        let found = sqliteLock.withLock { (try? sqlite.record(named: names[index % records], zone: "Photos")) != nil }
-                        if found { fetched.add(1, ordering: .relaxed) }
+            },
+            {
+                let fetched = Atomic(0)
+                return try await Measure.time {
+                    try await runAll(on: queue, counted: fetched, expected: count) {
+                        (0..<count).map { index in
+                            BlockOperation {
+                                if dictionary.record(named: names[index % records]) != nil { fetched.add(1, ordering: .relaxed) }
+                            }
+                        }
                     }
                 }
-            }
-        }
+            },
+            {
+                let fetched = Atomic(0)
+                return try await Measure.time {
+                    try await runAll(on: queue, counted: fetched, expected: count) {
+                        (0..<count).map { index in
+                            BlockOperation {
+                                let found = sqliteLock.withLock { (try? sqlite.record(named: names[index % records], zone: "Photos")) != nil }
+                                if found { fetched.add(1, ordering: .relaxed) }
+                            }
+                        }
+                    }
+                }
+            },
+        ])
+        let (fetchOperations, dictionaryBlocks, sqliteBlocks) = (times[0], times[1], times[2])
 
         var report = ScenarioReport(
             number: 6, name: "operation_overhead",

@@ -13,7 +13,6 @@ enum PagingBenchmarks {
     /// Runs the scenario at `sizes` and reports its figures.
     static func run(_ sizes: Sizes) async throws -> ScenarioReport {
         let count = sizes.paging
-        let repetitions = sizes.repetitions
         let fixture = try await StratusFixture.make()
         try await fixture.load(count)
         let sqlite = try SQLiteRecordStore()
@@ -27,23 +26,20 @@ enum PagingBenchmarks {
         let database = fixture.database
         let zoneID = fixture.zoneID
 
-        _ = try await fullAPI(database, zoneID, count: count, pageSize: pageSize)   // builds the index
-        let fullAPIPaged = try await Measure.fastest(of: repetitions) { try await fullAPI(database, zoneID, count: count, pageSize: pageSize) }
-        let fullAPIScan = try await Measure.fastest(of: repetitions) { try await fullAPI(database, zoneID, count: count, pageSize: count) }
-        let serverPaged = try await Measure.fastest(of: repetitions) { try await serverAlone(fixture, count: count, pageSize: pageSize) }
-        let serverScan = try await Measure.fastest(of: repetitions) { try await serverAlone(fixture, count: count, pageSize: count) }
-        let sqlitePaged = try await Measure.fastest(of: repetitions) {
-            try scan(count: count, pageSize: pageSize) { try sqlite.page(ofType: SampleRecord.recordType, zone: "Photos", after: $0, limit: $1) }
-        }
-        let sqliteScan = try await Measure.fastest(of: repetitions) {
-            try scan(count: count, pageSize: count) { try sqlite.page(ofType: SampleRecord.recordType, zone: "Photos", after: $0, limit: $1) }
-        }
-        let dictionaryPaged = try await Measure.fastest(of: repetitions) {
-            try scan(count: count, pageSize: pageSize) { dictionary.page(ofType: SampleRecord.recordType, after: $0, limit: $1) }
-        }
-        let dictionaryScan = try await Measure.fastest(of: repetitions) {
-            try scan(count: count, pageSize: count) { dictionary.page(ofType: SampleRecord.recordType, after: $0, limit: $1) }
-        }
+        try await fullAPI(database, zoneID, count: count, pageSize: pageSize)   // builds the index
+        let sqliteType = SampleRecord.recordType
+        let times = try await Measure.fastest(rounds: sizes.shortRepetitions, interleaving: [
+            { try await Measure.time { try await fullAPI(database, zoneID, count: count, pageSize: pageSize) } },
+            { try await Measure.time { try await fullAPI(database, zoneID, count: count, pageSize: count) } },
+            { try await Measure.time { try await serverAlone(fixture, count: count, pageSize: pageSize) } },
+            { try await Measure.time { try await serverAlone(fixture, count: count, pageSize: count) } },
+            { try Measure.time { try scan(count: count, pageSize: pageSize) { try sqlite.page(ofType: sqliteType, zone: "Photos", after: $0, limit: $1) } } },
+            { try Measure.time { try scan(count: count, pageSize: count) { try sqlite.page(ofType: sqliteType, zone: "Photos", after: $0, limit: $1) } } },
+            { try Measure.time { try scan(count: count, pageSize: pageSize) { dictionary.page(ofType: sqliteType, after: $0, limit: $1) } } },
+            { try Measure.time { try scan(count: count, pageSize: count) { dictionary.page(ofType: sqliteType, after: $0, limit: $1) } } },
+        ])
+        let (fullAPIPaged, fullAPIScan, serverPaged, serverScan) = (times[0], times[1], times[2], times[3])
+        let (sqlitePaged, sqliteScan, dictionaryPaged, dictionaryScan) = (times[4], times[5], times[6], times[7])
 
         var report = ScenarioReport(
             number: 4, name: "paging",

@@ -19,7 +19,7 @@ enum QueryBenchmarks {
         )
         var costs: [Int: [String: Double]] = [:]
         for count in counts {
-            costs[count] = try ChildProcess.run("query", ["\(count)", "\(sizes.queries)", "\(sizes.repetitions)"])
+            costs[count] = try ChildProcess.run("query", ["\(count)", "\(sizes.queries)", "\(4 * sizes.shortRepetitions)"])
         }
         for count in counts {
             let figures = costs[count] ?? [:]
@@ -43,17 +43,19 @@ enum QueryBenchmarks {
     }
 
     /// The child's part: loads `count` photos into Stratus and both baselines, then times
-    /// `queries` queries of each (fastest of `repetitions` rounds) and prints the costs.
-    static func measureChild(count: Int, queries: Int, repetitions: Int) async throws {
+    /// rounds of `queries` queries of each, the four taking turns, and prints each one's cost
+    /// per query in its fastest of `rounds` rounds.
+    static func measureChild(count: Int, queries: Int, rounds: Int) async throws {
         let fixture = try await StratusFixture.make()
         try await fixture.load(count)
         let sqlite = try SQLiteRecordStore()
-        var dictionary = DictionaryRecordStore()
+        var filling = DictionaryRecordStore()
         for (batch, start) in stride(from: 0, to: count, by: StratusFixture.batchSize).enumerated() {
             let samples = SampleRecord.batch(start..<min(start + StratusFixture.batchSize, count))
             try sqlite.save(samples, zone: "Photos", now: Double(batch))
-            dictionary.save(samples, now: Double(batch))
+            filling.save(samples, now: Double(batch))
         }
+        let dictionary = filling
         let database = fixture.database
         let zoneID = fixture.zoneID
         let wireZoneID = StratusFixture.wireZoneID(zoneID)
@@ -80,25 +82,36 @@ enum QueryBenchmarks {
         }
 
         try await fullAPI(0)   // the first query builds the index
-        let fullAPITime = try await Measure.fastest(of: repetitions) {
-            for query in 0..<queries { try await fullAPI(query) }
-        }
-        let examined = fixture.server.lastQueryExaminedCount
-        let serverTime = try await Measure.fastest(of: repetitions) {
-            for query in 0..<queries { try await serverAlone(query) }
-        }
-        let sqliteTime = try await Measure.fastest(of: repetitions) {
-            for query in 0..<queries {
-                let photos = try sqlite.newest(limit, ofParty: party(query), zone: "Photos")
-                guard photos.count == expected else { throw Miscount(what: "SQLite's photos", counted: photos.count, expected: expected) }
-            }
-        }
-        let dictionaryTime = try await Measure.fastest(of: repetitions) {
-            for query in 0..<queries {
-                let photos = dictionary.newest(limit, ofParty: party(query))
-                guard photos.count == expected else { throw Miscount(what: "the dictionary's photos", counted: photos.count, expected: expected) }
-            }
-        }
+        var examined = 0
+        let times = try await Measure.fastest(rounds: rounds, interleaving: [
+            {
+                try await Measure.time {
+                    for query in 0..<queries { try await fullAPI(query) }
+                    examined = max(examined, fixture.server.lastQueryExaminedCount)
+                }
+            },
+            { try await Measure.time { for query in 0..<queries { try await serverAlone(query) } } },
+            {
+                try Measure.time {
+                    for query in 0..<queries {
+                        let photos = try sqlite.newest(limit, ofParty: party(query), zone: "Photos")
+                        guard photos.count == expected else { throw Miscount(what: "SQLite's photos", counted: photos.count, expected: expected) }
+                    }
+                }
+            },
+            {
+                try Measure.time {
+                    for query in 0..<queries {
+                        let photos = dictionary.newest(limit, ofParty: party(query))
+                        guard photos.count == expected else { throw Miscount(what: "the dictionary's photos", counted: photos.count, expected: expected) }
+                    }
+                }
+            },
+        ])
+        let fullAPITime = times[0]
+        let serverTime = times[1]
+        let sqliteTime = times[2]
+        let dictionaryTime = times[3]
         ChildProcess.emit("full_api_us", fullAPITime / Double(queries) * 1e6)
         ChildProcess.emit("server_us", serverTime / Double(queries) * 1e6)
         ChildProcess.emit("sqlite_us", sqliteTime / Double(queries) * 1e6)

@@ -37,19 +37,25 @@ enum SubscriptionBenchmarks {
         }
 
         var fired = 0
-        var subscribed = Double.infinity
-        for _ in 0..<sizes.longRepetitions {
-            let fixture = try await prepared(subscribed: true)
-            subscribed = min(subscribed, try await Measure.time { try await fixture.saveThroughOperations(samples[...]) })
-            fired = try await notificationCount(fixture)
-        }
+        let plainRun = { try await Measure.time(prepare: { try await prepared(subscribed: false) }) { try await $0.saveThroughOperations(samples[...]) } }
+        let long = try await Measure.fastest(rounds: sizes.longRepetitions, interleaving: [
+            {
+                let fixture = try await prepared(subscribed: true)
+                let seconds = try await Measure.time { try await fixture.saveThroughOperations(samples[...]) }
+                fired = try await notificationCount(fixture)
+                return seconds
+            },
+            plainRun,
+        ])
         guard fired == min(subscriptions, count) else {
             throw Miscount(what: "the subscriptions' notifications", counted: fired, expected: min(subscriptions, count))
         }
-        let plain = try await Measure.fastest(of: sizes.repetitions, prepare: { try await prepared(subscribed: false) }) { fixture in
-            try await fixture.saveThroughOperations(samples[...])
-        }
-        let baselines = try await BatchedSaveBenchmarks.measureBaselines(count, repetitions: sizes.repetitions)
+        let short = try await Measure.fastest(rounds: sizes.repetitions, interleaving: [
+            plainRun, BatchedSaveBenchmarks.sqliteRun(samples), BatchedSaveBenchmarks.dictionaryRun(samples),
+        ])
+        let subscribed = long[0]
+        let plain = min(long[1], short[0])
+        let baselines = (sqlite: Measure.rate(count, in: short[1]), dictionary: Measure.rate(count, in: short[2]))
 
         var report = ScenarioReport(
             number: 9, name: "subscriptions",

@@ -12,28 +12,30 @@ enum SyncEngineBenchmarks {
     /// Runs the scenario at `sizes` and reports its figures.
     static func run(_ sizes: Sizes) async throws -> ScenarioReport {
         let count = sizes.syncEngine
-        let repetitions = sizes.repetitions
         let fixture = try await StratusFixture.make()
         try await fixture.load(count)
         let baselines = try DeltaSyncBenchmarks.Baselines(count: count)
 
         var requests = 0
-        let engine = try await Measure.fastest(of: repetitions, prepare: { () -> (CKSyncEngine, RecordSink) in
-            let sink = RecordSink()
-            var configuration = CKSyncEngine.Configuration(database: fixture.otherDevice(), stateSerialization: nil, delegate: sink)
-            configuration.automaticallySync = false
-            return (CKSyncEngine(configuration), sink)
-        }) { engine, sink in
-            let before = fixture.server.requestCount
-            try await engine.fetchChanges()
-            requests = fixture.server.requestCount - before
-            guard sink.count == count else { throw Miscount(what: "the engine's records", counted: sink.count, expected: count) }
-        }
-        let operation = try await Measure.fastest(of: repetitions, prepare: { fixture.otherDevice() }) { device in
-            try await DeltaSyncBenchmarks.fetchThroughOperation(device, fixture.zoneID, expected: count)
-        }
-        let sqlite = try await Measure.fastest(of: repetitions) { try baselines.readSQLite(expected: count) }
-        let dictionary = try await Measure.fastest(of: repetitions) { try baselines.readDictionary(expected: count) }
+        let times = try await Measure.fastest(rounds: sizes.shortRepetitions, interleaving: [
+            {
+                try await Measure.time(prepare: { () -> (CKSyncEngine, RecordSink) in
+                    let sink = RecordSink()
+                    var configuration = CKSyncEngine.Configuration(database: fixture.otherDevice(), stateSerialization: nil, delegate: sink)
+                    configuration.automaticallySync = false
+                    return (CKSyncEngine(configuration), sink)
+                }) { engine, sink in
+                    let before = fixture.server.requestCount
+                    try await engine.fetchChanges()
+                    requests = fixture.server.requestCount - before
+                    guard sink.count == count else { throw Miscount(what: "the engine's records", counted: sink.count, expected: count) }
+                }
+            },
+            { try await Measure.time(prepare: { fixture.otherDevice() }) { try await DeltaSyncBenchmarks.fetchThroughOperation($0, fixture.zoneID, expected: count) } },
+            { try Measure.time { try baselines.readSQLite(expected: count) } },
+            { try Measure.time { try baselines.readDictionary(expected: count) } },
+        ])
+        let (engine, operation, sqlite, dictionary) = (times[0], times[1], times[2], times[3])
 
         var report = ScenarioReport(
             number: 10, name: "sync_engine",

@@ -46,6 +46,26 @@ enum Measure {
         try await fastest(of: repetitions, prepare: {}, { _ in try await body() })
     }
 
+    /// Each run's fastest time over `rounds` rounds, in seconds, the runs taking turns within
+    /// each round: on a shared machine, load that comes and goes then falls on every run alike,
+    /// so the ratios between them hold. Each run returns the seconds of its timed part.
+    static func fastest(rounds: Int, interleaving runs: [() async throws -> Double]) async throws -> [Double] {
+        var best = Array(repeating: Double.infinity, count: runs.count)
+        for _ in 0..<max(1, rounds) {
+            for (index, run) in runs.enumerated() {
+                best[index] = min(best[index], try await run())
+            }
+        }
+        return best
+    }
+
+    /// The seconds `body` took with a fresh value from `prepare` (not timed).
+    static func time<State>(prepare: () async throws -> State, _ body: (State) async throws -> Void) async throws -> Double {
+        let state = try await prepare()
+        defer { blackHole(state) }
+        return try await time { try await body(state) }
+    }
+
     /// Items per second for `count` items done in `seconds`.
     static func rate(_ count: Int, in seconds: Double) -> Double {
         Double(count) / max(seconds, 1e-12)

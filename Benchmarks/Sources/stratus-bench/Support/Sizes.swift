@@ -2,6 +2,9 @@
 struct Sizes: Sendable {
     /// Fastest of how many runs, for the scenarios that repeat.
     var repetitions: Int
+    /// Fastest of how many runs for the runs that take under a second or so, which the
+    /// machine's other work disturbs most.
+    var shortRepetitions: Int
     /// Fastest of how many runs for a run that takes tens of seconds at the size:
     /// scenario 9's saves with subscriptions.
     var longRepetitions: Int
@@ -11,7 +14,7 @@ struct Sizes: Sendable {
     var oneByOneSaves: Int
     /// The zone sizes of scenario 3, smallest first; each runs in its own process.
     var querySizes: [Int]
-    /// Queries timed at each size of scenario 3.
+    /// Queries per timed round at each size of scenario 3; the cost is the fastest round's.
     var queries: Int
     /// Records paged through in scenario 4.
     var paging: Int
@@ -33,11 +36,12 @@ struct Sizes: Sendable {
     /// The sizes.
     static let full = Sizes(
         repetitions: 3,
+        shortRepetitions: 5,
         longRepetitions: 1,
         batchedSaves: 100_000,
         oneByOneSaves: 100_000,
         querySizes: [10_000, 100_000, 1_000_000],
-        queries: 2_000,
+        queries: 200,
         paging: 100_000,
         deltaSync: 100_000,
         operations: 10_000,
@@ -51,11 +55,12 @@ struct Sizes: Sendable {
     /// The sizes of `--quick`: the same scenarios in under a minute.
     static let quick = Sizes(
         repetitions: 3,
+        shortRepetitions: 5,
         longRepetitions: 2,
         batchedSaves: 10_000,
         oneByOneSaves: 2_000,
         querySizes: [1_000, 10_000, 100_000],
-        queries: 500,
+        queries: 100,
         paging: 10_000,
         deltaSync: 10_000,
         operations: 1_000,

@@ -33,6 +33,18 @@ struct DictionaryRecordStore: Sendable {
         return saved
     }
 
+    /// Saves `samples` as new records in batches of 400, the batch's number standing for the
+    /// time.
+    ///
+    /// - Throws: ``Miscount`` when a record was not saved.
+    mutating func saveInBatches(_ samples: [SampleRecord]) throws {
+        var saved = 0
+        for (batch, start) in stride(from: 0, to: samples.count, by: 400).enumerated() {
+            saved += save(samples[start..<min(start + 400, samples.count)], now: Double(batch))
+        }
+        guard saved == samples.count else { throw Miscount(what: "the dictionary's saves", counted: saved, expected: samples.count) }
+    }
+
     /// Writes `record` when the stored version is `expectedVersion` (nil: no stored record):
     /// a new record gets version 1, an update the next version and keeps its creation date.
     ///

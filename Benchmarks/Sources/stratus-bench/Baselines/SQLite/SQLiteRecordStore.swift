@@ -105,6 +105,18 @@ final class SQLiteRecordStore: @unchecked Sendable {
         return saved
     }
 
+    /// Saves `samples` as new records in batches of 400, one transaction each, the batch's
+    /// number standing for the time.
+    ///
+    /// - Throws: ``Miscount`` when a record was not saved, or SQLite's error.
+    func saveInBatches(_ samples: [SampleRecord], zone: String) throws {
+        var saved = 0
+        for (batch, start) in stride(from: 0, to: samples.count, by: 400).enumerated() {
+            saved += try save(samples[start..<min(start + 400, samples.count)], zone: zone, now: Double(batch))
+        }
+        guard saved == samples.count else { throw Miscount(what: "SQLite's saves", counted: saved, expected: samples.count) }
+    }
+
     // MARK: - Reads
 
     /// The `limit` newest records of `party`, newest first: the photo query of scenario 3.
