@@ -35,14 +35,16 @@ extension CloudServer {
     func fireSubscriptions(for events: DatabaseEvents, in database: DatabaseStore, container: ContainerStore, originator: String?) {
         guard !events.isEmpty else { return }
         let now = clock.now
-        for (owner, subscriptions) in database.subscriptions.everyOwner {
+        for owned in database.subscriptions.everyOwner {
+            let (owner, subscriptions) = (owned.owner, owned.subscriptions)
             let context = WirePredicateContext(now: now, currentUserRecordName: owner)
             // Whom the owner's pushes go to, found once for all of this request's notifications.
             var recipients: [String]?
-            let candidates = SubscriptionCandidates(subscriptions, events)
+            let candidates = owned.equalities.candidates(in: events)
             for (position, subscription) in subscriptions.enumerated() {
                 guard let info = subscription.notificationInfo else { continue }
                 let relevant = candidates.events(forSubscriptionAt: position, of: events)
+                if relevant.isEmpty { continue }   // a narrowed subscription with no candidate
                 for firing in firings(of: subscription, owner: owner, for: relevant, database: database, container: container, context: context) {
                     if subscription.queryOptions.contains(.firesOnce), !database.subscriptions.claim(subscription, owner: owner) { break }
                     let notification = notify(owner, of: firing, subscription: subscription, info: info, databaseScope: database.scope, container: container)
