@@ -49,7 +49,7 @@ extension CloudServer {
         var deleted: [WireRecordDeletion] = []
         for change in page {
             if !change.isDeletion, let stored = zone.records[change.recordName] {
-                changed.append(present(stored.record, to: scope, desiredKeys: request.desiredKeys))
+                changed.append(present(stored.record, to: scope, desiredKeys: request.desiredKeys, in: zone))
             } else {
                 deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.zone.zoneID), recordType: change.recordType))
             }

@@ -48,10 +48,14 @@ extension CloudServer {
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
     /// (in a share's participants too), only the desired fields, assets as read-only local copies, and, in a zone shared as a
     /// whole, the zone-wide share as the record's `share` (as last committed).
-    func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
+    ///
+    /// - Parameter store: The record's zone, when the caller holds it: saves a lookup per record.
+    func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil, in store: ZoneStore? = nil) -> WireRecord {
         var shown = record
-        if shown.share == nil, !WireShareRules.isShareType(shown.recordType) {
-            shown.share = zoneWideShare(of: shown.recordID.zoneID, scope: scope)
+        // Assigned only when there is one: any assignment copies a record shared with the store.
+        if shown.share == nil, !WireShareRules.isShareType(shown.recordType),
+           let share = zoneWideShare(of: shown.recordID.zoneID, scope: scope, in: store) {
+            shown.share = share
         }
         if let user = scope.userRecordName {
             if shown.creatorUserRecordName == user { shown.creatorUserRecordName = WireZoneID.currentUserOwnerName }
@@ -76,9 +80,10 @@ extension CloudServer {
 
     /// The zone-wide share of the zone `zoneID` (owner normalised) of `scope`'s private
     /// database, if it has one.
-    private func zoneWideShare(of zoneID: WireZoneID, scope: RequestScope) -> WireReference? {
+    private func zoneWideShare(of zoneID: WireZoneID, scope: RequestScope, in store: ZoneStore?) -> WireReference? {
         guard scope.databaseScope == .private, !zoneID.isDefaultZone, let account = scope.account else { return nil }
-        return scope.container.database(.private, account: account).zone(zoneID)?.zone.share
+        if let store { return store.committedZoneWideShare }
+        return scope.container.database(.private, account: account).zone(zoneID)?.committedZoneWideShare
     }
 
     private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {

@@ -94,7 +94,7 @@ extension CloudServer {
             record.creatorUserRecordName = context.user
         }
         transaction.set(StoredRecord(record: record, assetBytes: storedAssetBytes), named: name)
-        return .success(AppliedSave(record: present(record, to: context.scope), pendingTargets: pendingTargets, replaced: existing))
+        return .success(AppliedSave(record: present(record, to: context.scope, in: transaction.store), pendingTargets: pendingTargets, replaced: existing))
     }
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.

@@ -25,6 +25,9 @@ final class ZoneStore: @unchecked Sendable {
         return zone
     }
 
+    /// The zone-wide share as last committed.
+    var committedZoneWideShare: WireReference? { committedShare.withLock { $0 } }
+
     // Guarded by `lock`.
     private(set) var records: [WireName: StoredRecord] = [:]
     /// For each record name, the records holding a `deleteSelf` reference to it.
