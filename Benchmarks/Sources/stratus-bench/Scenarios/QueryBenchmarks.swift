@@ -48,14 +48,8 @@ enum QueryBenchmarks {
     static func measureChild(count: Int, queries: Int, rounds: Int) async throws {
         let fixture = try await StratusFixture.make()
         try await fixture.load(count)
-        let sqlite = try SQLiteRecordStore()
-        var filling = DictionaryRecordStore()
-        for (batch, start) in stride(from: 0, to: count, by: StratusFixture.batchSize).enumerated() {
-            let samples = SampleRecord.batch(start..<min(start + StratusFixture.batchSize, count))
-            try sqlite.save(samples, zone: "Photos", now: Double(batch))
-            filling.save(samples, now: Double(batch))
-        }
-        let dictionary = filling
+        let baselines = try DeltaSyncBenchmarks.Baselines(count: count)
+        let (sqlite, dictionary) = (baselines.sqlite, baselines.dictionary)
         let database = fixture.database
         let zoneID = fixture.zoneID
         let wireZoneID = StratusFixture.wireZoneID(zoneID)
