@@ -51,7 +51,7 @@ extension CloudServer {
             if !change.isDeletion, let stored = zone.records[change.recordName] {
                 changed.append(present(stored.record, to: scope, desiredKeys: request.desiredKeys, in: zone))
             } else {
-                deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.zone.zoneID), recordType: change.recordType))
+                deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.zoneID), recordType: change.recordType))
             }
         }
         let token = ChangeToken(

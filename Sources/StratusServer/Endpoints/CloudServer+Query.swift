@@ -61,7 +61,7 @@ extension CloudServer {
             let grants = shared != nil && !zone.isDeleted ? zone.grants(for: scope.userRecordName ?? "") : []
             if shared != nil, grants.isEmpty {
                 zone.release()
-                throw Self.notShared(zoneID ?? zone.zone.zoneID)
+                throw Self.notShared(zoneID ?? zone.zoneID)
             }
             if !zone.isDeleted {
                 zone.index(for: indexKey).scan(equalTo: equality?.value, from: start) { key in

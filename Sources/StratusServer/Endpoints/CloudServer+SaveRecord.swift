@@ -49,13 +49,19 @@ extension CloudServer {
             }
         }
 
-        var record = existing?.record ?? WireRecord(
-            recordID: WireRecordID(recordName: name, zoneID: transaction.store.zone.zoneID),
-            recordType: incoming.recordType
-        )
-        for (key, value) in incoming.fields { record.fields[key] = value }
+        var record: WireRecord
+        if let existing {
+            record = existing.record
+            for (key, value) in incoming.fields { record.fields[key] = value }
+            for (key, value) in incoming.encryptedFields { record.encryptedFields[key] = value }
+        } else {
+            // A new record takes the saved fields as they are, without copying them one by one.
+            record = WireRecord(
+                recordID: WireRecordID(recordName: name, zoneID: transaction.store.zoneID),
+                recordType: incoming.recordType, fields: incoming.fields, encryptedFields: incoming.encryptedFields
+            )
+        }
         for key in save.removedKeys { record.fields[key] = nil }
-        for (key, value) in incoming.encryptedFields { record.encryptedFields[key] = value }
         for key in save.removedEncryptedKeys { record.encryptedFields[key] = nil }
         let parentChanged = !isShare && (save.parentChanged || existing == nil)
         if parentChanged { record.parent = incoming.parent }

@@ -21,7 +21,7 @@ extension CloudServer {
     /// it is goes through like any other save under that policy.
     func shareInfo(saving save: WireRecordSave, over existing: StoredRecord?, in store: ZoneStore, _ context: SaveContext) -> Result<WireShareInfo, WireError> {
         let name = save.record.recordID.recordName
-        let zoneID = store.zone.zoneID
+        let zoneID = store.zoneID
         let container = context.scope.container.identifier
         let ownerIdentity = context.owner ?? WireUserIdentity(userRecordName: context.user, lookupInfo: WireUserLookupInfo(userRecordID: WireRecordID(recordName: context.user)), nameComponents: nil)
         let root = context.shares.roots[WireName(name)]?.name.string ?? (name.hasSameUTF8Bytes(as: WireShareRules.zoneWideShareName) ? "" : name)
@@ -62,10 +62,10 @@ extension CloudServer {
     func rootShare(of incoming: WireRecord, over existing: StoredRecord?, in store: ZoneStore, _ context: SaveContext) -> Result<WireReference?, WireError> {
         let name = incoming.recordID.recordName
         if let current = SharePlan.currentShare(of: existing, in: store) {
-            return .success(WireReference(recordID: WireRecordID(recordName: current.string, zoneID: store.zone.zoneID), action: .none))
+            return .success(WireReference(recordID: WireRecordID(recordName: current.string, zoneID: store.zoneID), action: .none))
         }
         guard let wanted = incoming.share else { return .success(nil) }
-        guard context.scope.normalized(wanted.recordID.zoneID) == store.zone.zoneID else {
+        guard context.scope.normalized(wanted.recordID.zoneID) == store.zoneID else {
             return .failure(WireError(.invalidArguments, "record '\(name)' names share '\(wanted.recordID.recordName)' of zone '\(wanted.recordID.zoneID.zoneName)'; a record's share is in the record's zone"))
         }
         let share = WireName(wanted.recordID.recordName)
@@ -74,7 +74,7 @@ extension CloudServer {
                 guard root.name == WireName(name) else {
                     return .failure(WireError(.invalidArguments, "share '\(share)' is saved with root record '\(root.name)' in this request; a share has one root record"))
                 }
-                return .success(WireReference(recordID: WireRecordID(recordName: share.string, zoneID: store.zone.zoneID), action: .none))
+                return .success(WireReference(recordID: WireRecordID(recordName: share.string, zoneID: store.zoneID), action: .none))
             }
             if share != WireName(WireShareRules.zoneWideShareName) {
                 return .failure(WireError(.referenceViolation, "record '\(name)' names share '\(share)' as its share, whose save in the same request failed"))

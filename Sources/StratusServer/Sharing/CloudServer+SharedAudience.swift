@@ -12,7 +12,7 @@ extension CloudServer {
     func sharedAudience(of stores: [ZoneStore]) -> [WireZoneID: Set<String>] {
         var audience: [WireZoneID: Set<String>] = [:]
         for store in stores where !store.shareNames.isEmpty && !store.isDeleted {
-            audience[store.zone.zoneID] = store.acceptedParticipants
+            audience[store.zoneID] = store.acceptedParticipants
         }
         return audience
     }

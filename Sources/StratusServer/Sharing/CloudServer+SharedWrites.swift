@@ -100,7 +100,7 @@ extension CloudServer {
         let store = batch.store
         var refusals = SharedWrite.Refusals()
         let grants = store.isDeleted ? [] : store.grants(for: user)
-        let sharedZoneID = WireZoneID(zoneName: store.zone.zoneID.zoneName, ownerName: sharing.ownerUserRecordName)
+        let sharedZoneID = WireZoneID(zoneName: store.zoneID.zoneName, ownerName: sharing.ownerUserRecordName)
         guard !grants.isEmpty else {
             for index in batch.saveIndices { refusals.saves[index] = Self.notShared(sharedZoneID) }
             for index in batch.deleteIndices { refusals.deletes[index] = Self.notShared(sharedZoneID) }
@@ -195,7 +195,7 @@ extension CloudServer {
     /// share, or as a share's root or under one, following `parent` links where no link
     /// leads to a share record.
     private func permissionAfterSave(of name: WireName, parents: [WireName: WireReference?], store: ZoneStore, grants: [ShareGrant]) -> WireParticipantPermission? {
-        let zoneName = store.zone.zoneID.zoneName
+        let zoneName = store.zoneID.zoneName
         // The parent of `name` after the request: a standing save's, else the stored one; nil
         // for a record that has none, or that neither exists nor is saved.
         let parentName = { (name: WireName) -> WireName? in

@@ -52,7 +52,7 @@ final class ShareDirectory: Sendable {
         }
         for owner in container.owners() {
             let database = container.database(.private, account: owner.account)
-            for store in database.allZones where !store.zone.zoneID.isDefaultZone {
+            for store in database.allZones where !store.zoneID.isDefaultZone {
                 let zone = SharedZone(ownerAccount: owner.account, ownerUserRecordName: owner.userRecordName, database: database, store: store)
                 if let answer = visit(zone, shareName: nil, url: url, container: container, body) { return answer }
             }

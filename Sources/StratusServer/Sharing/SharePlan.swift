@@ -38,7 +38,7 @@ struct SharePlan {
         var alreadyRooted: [WireName: (root: WireName, share: WireName)] = [:]
         for index in indices where !WireShareRules.isShareType(saves[index].record.recordType) {
             let record = saves[index].record
-            guard let wanted = record.share, scope.normalized(wanted.recordID.zoneID) == store.zone.zoneID else { continue }
+            guard let wanted = record.share, scope.normalized(wanted.recordID.zoneID) == store.zoneID else { continue }
             let share = WireName(wanted.recordID.recordName)
             guard share != zoneWide, newShares[share] != nil else { continue }
             let root = WireName(record.recordID.recordName)
@@ -94,7 +94,7 @@ struct SharePlan {
     ///   changed fails.
     func conflicts(in store: ZoneStore, applied: [Int: CloudServer.AppliedSave], saves: [WireRecordSave]) -> [Int: WireError] {
         var errors: [Int: WireError] = [:]
-        let zoneName = store.zone.zoneID.zoneName
+        let zoneName = store.zoneID.zoneName
         var newRoots: [WireName: (share: WireName, index: Int, shareIndex: Int)] = [:]
         for (share, root) in roots {
             if let shareIndex = newShares[share], applied[shareIndex] != nil, applied[root.index] != nil {

@@ -14,7 +14,7 @@ struct SharedZone {
     let store: ZoneStore
 
     /// The zone's ID in the owner's database (`__defaultOwner__` as owner).
-    var ownerZoneID: WireZoneID { store.zone.zoneID }
+    var ownerZoneID: WireZoneID { store.zoneID }
 
     /// The zone's ID in a shared database.
     var sharedZoneID: WireZoneID {
@@ -45,7 +45,7 @@ extension RequestScope {
         return container.owners().flatMap { owner -> [SharedZone] in
             let database = container.database(.private, account: owner.account)
             return database.allZones.compactMap { store in
-                guard !store.zone.zoneID.isDefaultZone else { return nil }
+                guard !store.zoneID.isDefaultZone else { return nil }
                 store.acquire()
                 defer { store.release() }
                 guard !store.isDeleted, !store.grants(for: user).isEmpty else { return nil }

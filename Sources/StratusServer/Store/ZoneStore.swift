@@ -13,6 +13,8 @@ import Synchronization
 final class ZoneStore: @unchecked Sendable {
     /// The zone as it was created.
     private let created: WireZone
+    /// The zone's ID, readable without a lock.
+    var zoneID: WireZoneID { created.zoneID }
     /// The zone-wide share as last committed, readable without the zone's lock.
     private let committedShare = Mutex<WireReference?>(nil)
     private let lock = NSLock()
@@ -272,13 +274,13 @@ struct ZoneTransaction {
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
             let parentName = new == nil ? old?.record.parent.flatMap { parent in
-                parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: store.zone.zoneID.zoneName) ? WireName(parent.recordID.recordName) : nil
+                parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: store.zoneID.zoneName) ? WireName(parent.recordID.recordName) : nil
             } : nil
             changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil, parentName: parentName))
             committed.append(RecordChange(old: old?.record, new: new?.record))
         }
         if !changes.isEmpty {
-            let first = database.takeSequences(changes.count, forChangesIn: store.zone.zoneID)
+            let first = database.takeSequences(changes.count, forChangesIn: store.zoneID)
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }

@@ -26,7 +26,9 @@ public struct WireModifyChecks: Sendable {
         saveErrors = Array(repeating: nil, count: saves.count)
         deleteErrors = Array(repeating: nil, count: deletes.count)
         var occurrences: [WireRecordID: Int] = [:]
-        for recordID in saves.map(\.record.recordID) + deletes { occurrences[recordID, default: 0] += 1 }
+        occurrences.reserveCapacity(saves.count + deletes.count)
+        for save in saves { occurrences[save.record.recordID, default: 0] += 1 }
+        for recordID in deletes { occurrences[recordID, default: 0] += 1 }
         func duplicate(_ recordID: WireRecordID) -> WireError? {
             guard let count = occurrences[recordID], count > 1 else { return nil }
             return WireError(.invalidArguments, "record '\(recordID.recordName)' appears \(count) times in one request; save or delete each record once")
