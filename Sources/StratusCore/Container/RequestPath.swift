@@ -76,7 +76,11 @@ package struct RequestPath: Sendable {
             let timer = due < .distantFuture
                 ? clock.schedule(at: due) { resume(.failure(Self.timeoutError(resource: due < requestDeadline))) }
                 : nil
-            Task {
+            // Started on this thread: a service that answers without waiting (the embedded
+            // server, mostly) answers before this closure returns, and the caller goes on
+            // without a hop to another thread; one that waits goes on concurrently, raced by
+            // the timer.
+            Task.immediate {
                 let result: Result<Response, CKError>
                 do throws(WireError) {
                     result = .success(try await call(service, context))

@@ -233,7 +233,9 @@ public class CKOperation: Operation, @unchecked Sendable {
                 persisted?()
             }
         }
-        Task(priority: taskPriority) {
+        // Runs on the thread that started the operation until the operation first waits, as a
+        // synchronous Operation's main would, rather than after a hop to another thread.
+        Task.immediate(priority: taskPriority) {
             await self.run()
         }
     }
