@@ -33,11 +33,11 @@ extension CKSyncEngine {
             let operation = CKFetchDatabaseChangesOperation(previousServerChangeToken: token)
             operation.fetchAllChanges = false
             let batch = Locked(DatabaseBatch())
-            operation.recordZoneWithIDChangedBlock = { zoneID in batch.value.modifications.append(.init(zoneID: zoneID)) }
-            operation.recordZoneWithIDWasDeletedBlock = { zoneID in batch.value.deletions.append(.init(zoneID: zoneID, reason: .deleted)) }
-            operation.recordZoneWithIDWasPurgedBlock = { zoneID in batch.value.deletions.append(.init(zoneID: zoneID, reason: .purged)) }
+            operation.recordZoneWithIDChangedBlock = { zoneID in batch.withValue { $0.modifications.append(.init(zoneID: zoneID)) } }
+            operation.recordZoneWithIDWasDeletedBlock = { zoneID in batch.withValue { $0.deletions.append(.init(zoneID: zoneID, reason: .deleted)) } }
+            operation.recordZoneWithIDWasPurgedBlock = { zoneID in batch.withValue { $0.deletions.append(.init(zoneID: zoneID, reason: .purged)) } }
             operation.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock = { zoneID in
-                batch.value.deletions.append(.init(zoneID: zoneID, reason: .encryptedDataReset))
+                batch.withValue { $0.deletions.append(.init(zoneID: zoneID, reason: .encryptedDataReset)) }
             }
             operation.fetchDatabaseChangesResultBlock = { result in batch.value.result = result.map { ($0.serverChangeToken, $0.moreComing) }.mapError(\.asCKError) }
             await run.execute(operation, group: context.options.operationGroup)
@@ -106,10 +106,10 @@ extension CKSyncEngine {
             operation.fetchAllChanges = false
             let batch = Locked(RecordBatch())
             operation.recordWasChangedBlock = { _, result in
-                if case .success(let record) = result { batch.value.modifications.append(.init(record: record)) }
+                if case .success(let record) = result { batch.withValue { $0.modifications.append(.init(record: record)) } }
             }
             operation.recordWithIDWasDeletedBlock = { recordID, recordType in
-                batch.value.deletions.append(.init(recordID: recordID, recordType: recordType))
+                batch.withValue { $0.deletions.append(.init(recordID: recordID, recordType: recordType)) }
             }
             operation.recordZoneFetchResultBlock = { _, result in
                 batch.value.result = result.map { ($0.serverChangeToken, $0.moreComing) }.mapError(\.asCKError)

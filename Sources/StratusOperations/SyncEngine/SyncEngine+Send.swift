@@ -69,8 +69,8 @@ extension CKSyncEngine {
         let generations = state.read { storage in changes.map { storage.zones.generation(of: $0, key: $0.zoneID) } }
         let operation = CKModifyRecordZonesOperation(recordZonesToSave: zonesToSave, recordZoneIDsToDelete: zoneIDsToDelete)
         let results = Locked(ItemResults<CKRecordZone.ID, CKRecordZone>())
-        operation.perRecordZoneSaveBlock = { zoneID, result in results.value.saves.append((zoneID, result.mapError(\.asCKError))) }
-        operation.perRecordZoneDeleteBlock = { zoneID, result in results.value.deletes.append((zoneID, result.mapError(\.asCKError))) }
+        operation.perRecordZoneSaveBlock = { zoneID, result in results.withValue { $0.saves.append((zoneID, result.mapError(\.asCKError))) } }
+        operation.perRecordZoneDeleteBlock = { zoneID, result in results.withValue { $0.deletes.append((zoneID, result.mapError(\.asCKError))) } }
         operation.modifyRecordZonesResultBlock = { result in results.value.finish(result) }
         await run.execute(operation, group: context.options.operationGroup)
         let sent = results.value.completed(saves: zonesToSave.map(\.zoneID), deletes: zoneIDsToDelete)
@@ -120,8 +120,8 @@ extension CKSyncEngine {
         operation.savePolicy = .ifServerRecordUnchanged
         operation.isAtomic = batch.atomicByZone
         let results = Locked(ItemResults<CKRecord.ID, CKRecord>())
-        operation.perRecordSaveBlock = { recordID, result in results.value.saves.append((recordID, result.mapError(\.asCKError))) }
-        operation.perRecordDeleteBlock = { recordID, result in results.value.deletes.append((recordID, result.mapError(\.asCKError))) }
+        operation.perRecordSaveBlock = { recordID, result in results.withValue { $0.saves.append((recordID, result.mapError(\.asCKError))) } }
+        operation.perRecordDeleteBlock = { recordID, result in results.withValue { $0.deletes.append((recordID, result.mapError(\.asCKError))) } }
         operation.modifyRecordsResultBlock = { result in results.value.finish(result) }
         await run.execute(operation, group: context.options.operationGroup)
         let sent = results.value.completed(saves: saves.map(\.recordID), deletes: deletes)
