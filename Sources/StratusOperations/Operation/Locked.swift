@@ -10,6 +10,9 @@ final class Locked<Value>: @unchecked Sendable {
         stored = value
     }
 
+    /// The whole value, read or replaced in one step. To change part of it (append to an array
+    /// it holds, say), use ``withValue(_:)``: a change through `value` copies the whole value
+    /// first and is not one step.
     var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
