@@ -13,24 +13,24 @@ import StratusWire
 struct SubscriptionEqualityIndex: Sendable {
     /// Record type → field → filed value → positions of the subscriptions narrowing by it.
     private var filed: [String: [String: [WireFieldValue?: [Int]]]] = [:]
-    /// The positions of the subscriptions filed.
-    private var positions: [Int] = []
+    /// Whether the subscription at each position is filed.
+    private var isFiled: [Bool] = []
 
     /// Files the subscriptions that narrow by an equality, by their position in `subscriptions`.
     init(_ subscriptions: [WireSubscription]) {
+        isFiled = Array(repeating: false, count: subscriptions.count)
         for (position, subscription) in subscriptions.enumerated() where subscription.kind == .query {
             guard let type = subscription.recordType, let equality = subscription.predicate?.indexableEquality,
                   case .field(let key) = equality.field else { continue }
             filed[type, default: [:]][key, default: [:]][QueryIndex.bucket(for: equality.value), default: []].append(position)
-            positions.append(position)
+            isFiled[position] = true
         }
     }
 
     /// The changes of `events` each filed subscription needs to look at.
     func candidates(in events: DatabaseEvents) -> SubscriptionCandidates {
-        var candidates = SubscriptionCandidates()
+        var candidates = SubscriptionCandidates(isNarrowed: isFiled)
         guard !filed.isEmpty else { return candidates }
-        for position in positions { candidates.narrowed[position] = DatabaseEvents() }
         for (zoneID, changes) in events.recordChanges {
             var found: [Int: [RecordChange]] = [:]
             for change in changes {
@@ -40,7 +40,7 @@ struct SubscriptionEqualityIndex: Sendable {
                     for position in matching { found[position, default: []].append(change) }
                 }
             }
-            for (position, changes) in found { candidates.narrowed[position]?.recordChanges.append((zoneID, changes)) }
+            for (position, changes) in found { candidates.narrowed[position, default: DatabaseEvents()].recordChanges.append((zoneID, changes)) }
         }
         return candidates
     }
@@ -48,12 +48,16 @@ struct SubscriptionEqualityIndex: Sendable {
 
 /// The record changes of one request each of an owner's query subscriptions needs to look at.
 struct SubscriptionCandidates {
-    /// For each position of a subscription that narrows by an equality, its changes, in order.
+    /// Whether the subscription at each position narrows by an equality.
+    fileprivate let isNarrowed: [Bool]
+    /// For each position of a subscription that narrows by an equality and has candidates,
+    /// its changes, in order.
     fileprivate var narrowed: [Int: DatabaseEvents] = [:]
 
-    /// The changes the subscription at `position` needs to look at: its candidates when its
-    /// predicate narrows by an equality, otherwise all of `events`.
+    /// The changes the subscription at `position` needs to look at: its candidates (perhaps
+    /// none) when its predicate narrows by an equality, otherwise all of `events`.
     func events(forSubscriptionAt position: Int, of events: DatabaseEvents) -> DatabaseEvents {
-        narrowed[position] ?? events
+        guard position < isNarrowed.count, isNarrowed[position] else { return events }
+        return narrowed[position] ?? DatabaseEvents()
     }
 }
