@@ -24,7 +24,20 @@ public struct WireRecord: Hashable, Sendable {
         var fields: [String: WireFieldValue]
         var encryptedFields: [String: WireFieldValue]
 
-        init(recordID: WireRecordID, recordType: String, changeTag: String?, creationDate: Date?, modificationDate: Date?, creatorUserRecordName: String?, lastModifiedUserRecordName: String?, parent: WireReference?, share: WireReference?, shareInfo: WireShareInfo?, fields: [String: WireFieldValue], encryptedFields: [String: WireFieldValue]) {
+        init(
+            recordID: WireRecordID,
+            recordType: String,
+            changeTag: String?,
+            creationDate: Date?,
+            modificationDate: Date?,
+            creatorUserRecordName: String?,
+            lastModifiedUserRecordName: String?,
+            parent: WireReference?,
+            share: WireReference?,
+            shareInfo: WireShareInfo?,
+            fields: [String: WireFieldValue],
+            encryptedFields: [String: WireFieldValue]
+        ) {
             self.recordID = recordID
             self.recordType = recordType
             self.changeTag = changeTag
@@ -40,7 +53,20 @@ public struct WireRecord: Hashable, Sendable {
         }
 
         func copy() -> Storage {
-            Storage(recordID: recordID, recordType: recordType, changeTag: changeTag, creationDate: creationDate, modificationDate: modificationDate, creatorUserRecordName: creatorUserRecordName, lastModifiedUserRecordName: lastModifiedUserRecordName, parent: parent, share: share, shareInfo: shareInfo, fields: fields, encryptedFields: encryptedFields)
+            Storage(
+                recordID: recordID,
+                recordType: recordType,
+                changeTag: changeTag,
+                creationDate: creationDate,
+                modificationDate: modificationDate,
+                creatorUserRecordName: creatorUserRecordName,
+                lastModifiedUserRecordName: lastModifiedUserRecordName,
+                parent: parent,
+                share: share,
+                shareInfo: shareInfo,
+                fields: fields,
+                encryptedFields: encryptedFields
+            )
         }
     }
 
@@ -58,56 +84,48 @@ public struct WireRecord: Hashable, Sendable {
     public var recordID: WireRecordID {
         get { storage.recordID }
         _modify { yield &uniqueStorage.recordID }
-        set { uniqueStorage.recordID = newValue }
     }
 
     /// The record's type, such as `Photo`.
     public var recordType: String {
         get { storage.recordType }
         _modify { yield &uniqueStorage.recordType }
-        set { uniqueStorage.recordType = newValue }
     }
 
     /// The server's change tag; nil for a record the server has never saved.
     public var changeTag: String? {
         get { storage.changeTag }
         _modify { yield &uniqueStorage.changeTag }
-        set { uniqueStorage.changeTag = newValue }
     }
 
     /// When the server first saved the record.
     public var creationDate: Date? {
         get { storage.creationDate }
         _modify { yield &uniqueStorage.creationDate }
-        set { uniqueStorage.creationDate = newValue }
     }
 
     /// When the server last saved the record.
     public var modificationDate: Date? {
         get { storage.modificationDate }
         _modify { yield &uniqueStorage.modificationDate }
-        set { uniqueStorage.modificationDate = newValue }
     }
 
     /// The user record name of the user who created the record.
     public var creatorUserRecordName: String? {
         get { storage.creatorUserRecordName }
         _modify { yield &uniqueStorage.creatorUserRecordName }
-        set { uniqueStorage.creatorUserRecordName = newValue }
     }
 
     /// The user record name of the user who last modified the record.
     public var lastModifiedUserRecordName: String? {
         get { storage.lastModifiedUserRecordName }
         _modify { yield &uniqueStorage.lastModifiedUserRecordName }
-        set { uniqueStorage.lastModifiedUserRecordName = newValue }
     }
 
     /// The record's parent, used by sharing; always a reference with action `.none`.
     public var parent: WireReference? {
         get { storage.parent }
         _modify { yield &uniqueStorage.parent }
-        set { uniqueStorage.parent = newValue }
     }
 
     /// The share that includes the record, set by the server: on a share's root record, and
@@ -115,28 +133,24 @@ public struct WireRecord: Hashable, Sendable {
     public var share: WireReference? {
         get { storage.share }
         _modify { yield &uniqueStorage.share }
-        set { uniqueStorage.share = newValue }
     }
 
     /// The sharing state of a share record (type `cloudkit.share`); nil for other records.
     public var shareInfo: WireShareInfo? {
         get { storage.shareInfo }
         _modify { yield &uniqueStorage.shareInfo }
-        set { uniqueStorage.shareInfo = newValue }
     }
 
     /// The plain field values by key.
     public var fields: [String: WireFieldValue] {
         get { storage.fields }
         _modify { yield &uniqueStorage.fields }
-        set { uniqueStorage.fields = newValue }
     }
 
     /// The field values stored encrypted (`CKRecord.encryptedValues`), by key.
     public var encryptedFields: [String: WireFieldValue] {
         get { storage.encryptedFields }
         _modify { yield &uniqueStorage.encryptedFields }
-        set { uniqueStorage.encryptedFields = newValue }
     }
 
     /// Creates a snapshot.
@@ -154,7 +168,20 @@ public struct WireRecord: Hashable, Sendable {
         fields: [String: WireFieldValue] = [:],
         encryptedFields: [String: WireFieldValue] = [:]
     ) {
-        storage = Storage(recordID: recordID, recordType: recordType, changeTag: changeTag, creationDate: creationDate, modificationDate: modificationDate, creatorUserRecordName: creatorUserRecordName, lastModifiedUserRecordName: lastModifiedUserRecordName, parent: parent, share: share, shareInfo: shareInfo, fields: fields, encryptedFields: encryptedFields)
+        storage = Storage(
+            recordID: recordID,
+            recordType: recordType,
+            changeTag: changeTag,
+            creationDate: creationDate,
+            modificationDate: modificationDate,
+            creatorUserRecordName: creatorUserRecordName,
+            lastModifiedUserRecordName: lastModifiedUserRecordName,
+            parent: parent,
+            share: share,
+            shareInfo: shareInfo,
+            fields: fields,
+            encryptedFields: encryptedFields
+        )
     }
 
     /// Whether the two records hold the same values.
