@@ -198,4 +198,14 @@ final class ValueRulesTests: ServerTestCase {
         let reserved = WireValidation.checkRecordToSave(WireRecordSave(record: record("r", fields: fields)))
         XCTAssertEqual(reserved?.message.contains("field key '8key'"), true, "an invalid key sorts before a reserved one")
     }
+
+    func testEverySystemFieldNameIsRefusedAsAKeyAndNearMissesAreNot() {
+        for key in WireValidation.reservedFieldKeys {
+            XCTAssertEqual(WireValidation.checkFieldKey(key)?.message.contains("system field"), true, key)
+        }
+        for key in ["recordIDs", "Parent", "shares", "share_", "allToken", "creationdate", "s", String(repeating: "a", count: 255)] {
+            XCTAssertNil(WireValidation.checkFieldKey(key), key)
+        }
+        XCTAssertNotNil(WireValidation.checkFieldKey(String(repeating: "a", count: 256)))
+    }
 }

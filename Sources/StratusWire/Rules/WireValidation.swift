@@ -42,10 +42,25 @@ public enum WireValidation {
         guard isIdentifier(key) else {
             return WireError(.invalidArguments, "field key '\(key)' must start with an ASCII letter and hold only letters, digits and '_' (at most 255)")
         }
-        if reservedFieldKeys.contains(key) {
+        if isReservedFieldKey(key) {
             return WireError(.invalidArguments, "field key '\(key)' is the name of a system field")
         }
         return nil
+    }
+
+    /// ``reservedFieldKeys`` by their length in bytes, so a key is compared with the one or
+    /// two of its length rather than hashed.
+    private static let reservedFieldKeysByLength: [[String]] = {
+        var table = [[String]](repeating: [], count: (reservedFieldKeys.map(\.utf8.count).max() ?? 0) + 1)
+        for key in reservedFieldKeys { table[key.utf8.count].append(key) }
+        return table
+    }()
+
+    /// Whether `key`, an identifier (ASCII, so bytes and characters agree), is reserved.
+    private static func isReservedFieldKey(_ key: String) -> Bool {
+        let length = key.utf8.count
+        guard length < reservedFieldKeysByLength.count else { return false }
+        return reservedFieldKeysByLength[length].contains { $0.hasSameUTF8Bytes(as: key) }
     }
 
     private static func isIdentifier(_ text: String) -> Bool {
