@@ -39,23 +39,6 @@ final class TimeoutAndHoldTests: OperationTestCase {
         clock.advance(by: 60)
     }
 
-    func testAnOperationStartedByHandReturnsWhileTheServerHoldsItsRequest() async {
-        // An operation runs on the starting thread until it first waits, so start() must not
-        // wait for a slow server.
-        server.delayNextRequests(1, by: 5)
-        let (operation, done, outcome) = fetchOutcome()
-        operation.database = database
-        operation.start()
-        XCTAssertEqual(server.requestLog.count, 1, "the request reached the server before start() returned")
-        XCTAssertTrue(operation.isExecuting)
-        XCTAssertNil(outcome.value)
-        clock.advance(by: 5)
-        await fulfillment(of: [done], timeout: 10)
-        if case .failure(let error as CKError)? = outcome.value {
-            XCTAssertNotEqual(error.code, .networkFailure, "the server's answer, not a timeout")
-        }
-    }
-
     func testTheRequestTimeoutCanBeSetOnTheOperationOrItsGroup() async {
         server.delayNextRequests(1, by: 30)
         let group = CKOperationGroup()

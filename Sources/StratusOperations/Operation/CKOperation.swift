@@ -233,9 +233,10 @@ public class CKOperation: Operation, @unchecked Sendable {
                 persisted?()
             }
         }
-        // Runs on the thread that started the operation until the operation first waits, as a
-        // synchronous Operation's main would, rather than after a hop to another thread.
-        Task.immediate(priority: taskPriority) {
+        // Not Task.immediate: an operation that finished inside start() was released by Linux
+        // Foundation's OperationQueue while the queue was still scheduling it (a crash in
+        // OperationQueue._schedule, seen under OperationStressTests).
+        Task(priority: taskPriority) {
             await self.run()
         }
     }
