@@ -1,4 +1,4 @@
-import Stratus
+@_spi(Testing) import Stratus
 import XCTest
 
 /// A fresh server per test, with a clock that moves only when the test advances it, and the
@@ -27,7 +27,7 @@ class ServerTestCase: XCTestCase {
     /// The context a request from `database` made now carries, for tests that call the
     /// `CloudService` directly, as a network transport would, without the client's checks.
     func rawContext(_ database: CKDatabase) -> WireRequestContext {
-        database.requestPath(qualityOfService: .default).context()
+        database.rawRequestContext()
     }
 
     /// Saves `record` by calling the `CloudService` directly, without the client's checks, as

@@ -13,12 +13,7 @@ final class SharedChangeTokenTests: SharedDatabaseTestCase {
     /// cake under it, not shared yet; mary accepted the party and fetched the zone.
     private func setUpTwoRoots() async throws -> (party: CKShare, token: CKServerChangeToken) {
         try await seedParty()
-        let picnic = CKRecord(recordType: "Party", recordID: recordID("picnic"))
-        picnic["title"] = "Picnic"
-        let cake = CKRecord(recordType: "Attendee", recordID: recordID("cake"))
-        cake["name"] = "Cake"
-        cake.parent = CKRecord.Reference(recordID: picnic.recordID, action: .none)
-        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic, cake], deleting: [])
+        try await seedPicnic()
         let party = try await share(with: ["mary@example.com"])
         try await accept(party.url, as: mary)
         let first = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: try await sharedZoneID(), since: nil)

@@ -71,12 +71,7 @@ final class SharedDatabaseSyncTests: SharedDatabaseTestCase {
 
     func testAParticipantsEngineGetsTheRecordsOfASecondShareOfTheSameZone() async throws {
         try await seedParty()
-        let picnic = CKRecord(recordType: "Party", recordID: recordID("picnic"))
-        picnic["title"] = "Picnic"
-        let cake = CKRecord(recordType: "Attendee", recordID: recordID("cake"))
-        cake["name"] = "Cake"
-        cake.parent = CKRecord.Reference(recordID: picnic.recordID, action: .none)
-        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic, cake], deleting: [])
+        try await seedPicnic()
         let party = try await share(with: ["mary@example.com"])
         try await accept(party.url, as: mary)
         let store = SharedStore()

@@ -58,6 +58,16 @@ class SharedDatabaseTestCase: XCTestCase {
         _ = try await john.privateCloudDatabase.modifyRecords(saving: [party] + children + [secret], deleting: [])
     }
 
+    /// Adds a second root to John's zone, not shared: a picnic with a cake under it.
+    func seedPicnic() async throws {
+        let picnic = CKRecord(recordType: "Party", recordID: recordID("picnic"))
+        picnic["title"] = "Picnic"
+        let cake = CKRecord(recordType: "Attendee", recordID: recordID("cake"))
+        cake["name"] = "Cake"
+        cake.parent = CKRecord.Reference(recordID: picnic.recordID, action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic, cake], deleting: [])
+    }
+
     /// Shares John's `root` with the accounts' emails at `permission`; returns the saved share.
     @discardableResult
     func share(_ root: String = "party", with emails: [String], permission: CKShare.ParticipantPermission = .readWrite, publicPermission: CKShare.ParticipantPermission = .none) async throws -> CKShare {
