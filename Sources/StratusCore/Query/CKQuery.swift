@@ -27,7 +27,8 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
     private var storedSortDescriptors: [NSSortDescriptor]?
 
     /// The order of the results, most significant first, each made with
-    /// `NSSortDescriptor(key:ascending:)`. Ties are broken by record name.
+    /// `NSSortDescriptor(key:ascending:)` or ``CKLocationSortDescriptor``. Ties are broken by
+    /// record name.
     public var sortDescriptors: [NSSortDescriptor]? {
         get { lock.withLock { storedSortDescriptors } }
         set { lock.withLock { storedSortDescriptors = newValue } }
@@ -55,7 +56,14 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
             if case .field = WireQueryField(key: key), let error = WireValidation.checkFieldKey(key) {
                 return .failure(CKError(.invalidArguments, message: "cannot sort by '\(key)': \(error.message)"))
             }
-            descriptors.append(WireSortDescriptor(field: WireQueryField(key: key), ascending: descriptor.ascending))
+            var relativeLocation: WireLocation?
+            if let location = descriptor as? CKLocationSortDescriptor {
+                relativeLocation = location.relativeLocation.wireValue
+                if let problem = relativeLocation?.problem {
+                    return .failure(CKError(.invalidArguments, message: "cannot sort by the distance from '\(key)': the relative location \(problem.dropFirst("holds a location whose ".count))"))
+                }
+            }
+            descriptors.append(WireSortDescriptor(field: WireQueryField(key: key), ascending: descriptor.ascending, relativeLocation: relativeLocation))
         }
         return .success(WireQuery(recordType: recordType, predicate: predicate, sortDescriptors: descriptors))
     }
@@ -76,10 +84,15 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
     /// it (see ``SecureCodingBlob``).
     public override class func classFallbacksForKeyedArchiver() -> [String] { ["CKQuery"] }
 
-    /// Encodes the query as one versioned blob: type, predicate (or why it was refused) and
-    /// sort keys.
+    /// Encodes the query as one versioned blob: type, predicate (or why it was refused), sort
+    /// keys, and then the relative locations of the location sort descriptors by position
+    /// (a section that archives made before locations existed do not have).
     public func encode(with coder: NSCoder) {
-        let sort = (sortDescriptors ?? []).map { ($0.key ?? "", $0.ascending) }
+        let descriptors = sortDescriptors ?? []
+        let sort = descriptors.map { ($0.key ?? "", $0.ascending) }
+        let locations = descriptors.enumerated().compactMap { index, descriptor in
+            (descriptor as? CKLocationSortDescriptor).map { (index, $0.relativeLocation.wireValue) }
+        }
         let blob = ArchiveEnvelope.seal(.query) { writer in
             writer.write(recordType)
             switch parsedPredicate {
@@ -94,6 +107,11 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
             for (key, ascending) in sort {
                 writer.write(key)
                 writer.write(ascending)
+            }
+            writer.writeCount(locations.count)
+            for (index, location) in locations {
+                writer.write(UInt32(index))
+                location.write(to: &writer)
             }
         }
         SecureCodingBlob.encode(blob, with: coder)
@@ -111,15 +129,31 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
             let count = try reader.readCount(minimumItemSize: 5)
             var sort: [(String, Bool)] = []
             for _ in 0..<count { sort.append((try reader.readString(), try reader.readBool())) }
-            return (recordType, parsed, sort)
+            var locations: [Int: WireLocation] = [:]
+            if reader.remaining > 0 {
+                for _ in 0..<(try reader.readCount(minimumItemSize: 68)) {
+                    let index = Int(try reader.readUInt32())
+                    guard index < sort.count, locations[index] == nil else { throw BinaryFormatError("location sort \(index) does not match a sort key") }
+                    locations[index] = try WireLocation.read(from: &reader)
+                }
+            }
+            return (recordType, parsed, sort, locations)
         }) else { return nil }
         self.init(recordType: decoded.0, predicate: NSPredicate(parsed: decoded.1))
-        sortDescriptors = decoded.2.map { NSSortDescriptor(key: $0.0, ascending: $0.1) }
+        sortDescriptors = decoded.2.enumerated().map { index, sort in
+            guard let location = decoded.3[index] else { return NSSortDescriptor(key: sort.0, ascending: sort.1) }
+            return CKLocationSortDescriptor(key: sort.0, relativeLocation: CLLocation(wire: location))
+        }
     }
 
     /// A summary such as `<CKQuery: recordType=Photo, sortDescriptors=[creationDate desc]>`.
     public override var description: String {
-        let sort = (sortDescriptors ?? []).map { "\($0.key ?? "?") \($0.ascending ? "asc" : "desc")" }
+        let sort = (sortDescriptors ?? []).map { descriptor in
+            if let location = descriptor as? CKLocationSortDescriptor {
+                return "\(descriptor.key ?? "?") nearest \(location.relativeLocation.wireValue)"
+            }
+            return "\(descriptor.key ?? "?") \(descriptor.ascending ? "asc" : "desc")"
+        }
         return "<CKQuery: recordType=\(recordType), sortDescriptors=[\(sort.joined(separator: ", "))]>"
     }
 }

@@ -110,6 +110,7 @@ struct PredicateParser {
             case .and: throw PredicateError("NOT cannot negate an AND compound in a CloudKit query")
             case .between: throw PredicateError("NOT cannot negate BETWEEN in a CloudKit query")
             case .tokens: throw PredicateError("NOT cannot negate a full-text token search in a CloudKit query")
+            case .near: throw PredicateError("NOT cannot negate distanceToLocation:fromLocation: in a CloudKit query; it searches only inside a circle")
             default: return .not(negated)
             }
         }
@@ -167,6 +168,7 @@ struct PredicateParser {
         case selfObject
         case tokenize(String)
         case allTokens
+        case distance(String, WireLocation)
 
         var description: String {
             switch self {
@@ -177,6 +179,7 @@ struct PredicateParser {
             case .selfObject: "self"
             case .tokenize: "tokenize(…)"
             case .allTokens: "allTokens"
+            case .distance(let key, let center): "distanceToLocation:fromLocation:(\(key), \(center))"
             }
         }
     }
@@ -230,6 +233,26 @@ struct PredicateParser {
         return .tokenize(text)
     }
 
+    /// `:fromLocation:(field, location)` after the word `distanceToLocation`.
+    private mutating func parseDistance() throws -> Expression {
+        let function = "distanceToLocation:fromLocation:"
+        try expect(symbol: ":", "in \(function)")
+        guard case .word(let word)? = advance(), word == "fromLocation" else {
+            throw PredicateError("the function is spelled \(function)(field, location)")
+        }
+        try expect(symbol: ":", "in \(function)")
+        try expect(symbol: "(", "after \(function)")
+        guard case .key(let key) = try parseExpression() else {
+            throw PredicateError("\(function) needs a location field of the record first")
+        }
+        try expect(symbol: ",", "between the field and the location of \(function)")
+        guard case .value(.location(let center)) = try parseExpression() else {
+            throw PredicateError("\(function) needs a CLLocation to measure from, given as %@")
+        }
+        try expect(symbol: ")", "to close \(function)(")
+        return .distance(key, center)
+    }
+
     private mutating func wordExpression(_ word: String) throws -> Expression {
         switch word.uppercased() {
         case "SELF": return .selfObject
@@ -245,8 +268,8 @@ struct PredicateParser {
             return try nested { try $0.parseTokenize() }
         case "ALLTOKENS":
             return .allTokens
-        case "DISTANCETOLOCATION", "DISTANCE":
-            throw PredicateError("location functions (distanceToLocation:fromLocation:) are not supported yet")
+        case "DISTANCETOLOCATION":
+            return try nested { try $0.parseDistance() }
         default:
             if current == .symbol(".") {
                 throw PredicateError("key paths such as '\(word).…' are not supported by CloudKit queries; name a field of the record")
@@ -327,6 +350,8 @@ struct PredicateParser {
     // MARK: - Meaning
 
     private func comparison(_ quantifier: Quantifier?, _ lhs: Expression, _ op: String, _ rhs: Expression) throws -> WirePredicate {
+        if case .distance(let key, let center) = lhs { return try near(quantifier, key, center, op, radius: rhs, radiusFirst: false) }
+        if case .distance(let key, let center) = rhs { return try near(quantifier, key, center, op, radius: lhs, radiusFirst: true) }
         switch op {
         case "=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>":
             let comparison = try Self.comparison(op)
@@ -388,6 +413,27 @@ struct PredicateParser {
             throw PredicateError("\(op) is not supported by CloudKit queries")
         default:
             throw PredicateError("'\(op)' is not an operator CloudKit queries accept")
+        }
+    }
+
+    /// `distanceToLocation:fromLocation:(key, center) < radius`, `<=`, or the same written
+    /// the other way round (`radius > …`, `>=`): CloudKit searches only inside a circle, whose
+    /// radius is a number of kilometres.
+    private func near(_ quantifier: Quantifier?, _ key: String, _ center: WireLocation, _ op: String, radius: Expression, radiusFirst: Bool) throws -> WirePredicate {
+        guard quantifier == nil else { throw PredicateError("ANY and ALL cannot be used with distanceToLocation:fromLocation:") }
+        let kilometres: Double
+        switch radius {
+        case .value(.int64(let number)): kilometres = Double(number)
+        case .value(.double(let number)): kilometres = number
+        default: throw PredicateError("distanceToLocation:fromLocation: is compared with a radius in kilometres, not '\(radius)'")
+        }
+        switch (op, radiusFirst) {
+        case ("<", false), (">", true):
+            return .near(WireQueryField(key: key), center: center, kilometres: kilometres, inclusive: false)
+        case ("<=", false), ("=<", false), (">=", true), ("=>", true):
+            return .near(WireQueryField(key: key), center: center, kilometres: kilometres, inclusive: true)
+        default:
+            throw PredicateError("searching for locations outside a circle ('\(op)') is not supported by CloudKit queries; use distanceToLocation:fromLocation:(field, location) < radius")
         }
     }
 

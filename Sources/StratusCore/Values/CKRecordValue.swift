@@ -3,7 +3,7 @@ import Foundation
 /// A type whose values a record field can hold: CloudKit's `CKRecordValueProtocol`.
 ///
 /// `String`, every integer type, `Float`, `Double`, `Bool`, `Date`, `Data`,
-/// ``CKRecord/Reference``, ``CKAsset``, their Foundation counterparts (`NSString`, `NSNumber`,
+/// ``CKRecord/Reference``, ``CKAsset``, `CLLocation`, their Foundation counterparts (`NSString`, `NSNumber`,
 /// `NSDate`, `NSData`, `NSArray`), and arrays of these conform. The generic record subscript
 /// takes any of them:
 ///

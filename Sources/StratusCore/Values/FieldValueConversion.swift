@@ -100,12 +100,13 @@ enum FieldValueConversion {
         case .bytes(let data): NSData(data: data)
         case .reference(let reference): CKRecord.Reference(wire: reference)
         case .asset(let asset): CKAsset(wire: asset)
+        case .location(let location): CLLocation(wire: location)
         case .list(let elements): NSArray(array: elements.map { object(for: $0) as AnyObject })
         }
     }
 
     /// The Swift value a field value reads back as when a record is iterated: `String`, `Int64`,
-    /// `Double`, `Date`, `Data`, a reference, an asset, or a typed array of these.
+    /// `Double`, `Date`, `Data`, a reference, an asset, a location, or a typed array of these.
     static func swiftValue(for value: WireFieldValue) -> any CKRecordValueProtocol {
         switch value {
         case .string(let string): return string
@@ -115,6 +116,7 @@ enum FieldValueConversion {
         case .bytes(let data): return data
         case .reference(let reference): return CKRecord.Reference(wire: reference)
         case .asset(let asset): return CKAsset(wire: asset)
+        case .location(let location): return CLLocation(wire: location)
         case .list(let elements):
             switch elements.first {
             case .string?: return elements.compactMap { if case .string(let v) = $0 { v } else { nil } }
@@ -125,6 +127,7 @@ enum FieldValueConversion {
             case .reference?:
                 return elements.compactMap { if case .reference(let v) = $0 { CKRecord.Reference(wire: v) } else { nil } }
             case .asset?: return elements.compactMap { if case .asset(let v) = $0 { CKAsset(wire: v) } else { nil } }
+            case .location?: return elements.compactMap { if case .location(let v) = $0 { CLLocation(wire: v) } else { nil } }
             case .list?, nil: return [String]()
             }
         }

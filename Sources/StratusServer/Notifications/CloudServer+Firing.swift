@@ -152,7 +152,7 @@ extension CloudServer {
 
     /// A record value as a localization argument or collapse ID: strings as they are, numbers
     /// in decimal, dates in ISO 8601, references as the record name; empty for a missing field
-    /// and for values that have no text form (bytes, assets, lists).
+    /// and for values that have no text form (bytes, assets, locations, lists).
     private static func argument(_ value: WireFieldValue?) -> String {
         switch value {
         case .string(let text)?: text
@@ -160,7 +160,7 @@ extension CloudServer {
         case .double(let number)?: String(number)
         case .date(let date)?: ISO8601DateFormatter().string(from: date)
         case .reference(let reference)?: reference.recordID.recordName
-        case .bytes?, .asset?, .list?, nil: ""
+        case .bytes?, .asset?, .location?, .list?, nil: ""
         }
     }
 

@@ -185,7 +185,7 @@ extension WirePredicate {
         case .constant, .tokens: []
         case .and(let parts): parts.flatMap(\.filteredFields)
         case .not(let inner): inner.filteredFields
-        case .compare(let field, _, _), .between(let field, _, _), .isIn(let field, _), .listContains(let field, _),
+        case .compare(let field, _, _), .near(let field, _, _, _), .between(let field, _, _), .isIn(let field, _), .listContains(let field, _),
              .listContainsAny(let field, _), .beginsWith(let field, _), .listMemberBeginsWith(let field, _):
             [field]
         }

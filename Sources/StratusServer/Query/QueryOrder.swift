@@ -57,7 +57,8 @@ struct QueryOrder {
         case .bytes: 3
         case .reference: 4
         case .asset: 5
-        case .list: 6
+        case .location: 6
+        case .list: 7
         }
     }
 }

@@ -120,7 +120,7 @@ extension WirePredicate {
             return operand
         }
         switch self {
-        case .constant, .beginsWith, .listMemberBeginsWith, .tokens:
+        case .constant, .beginsWith, .listMemberBeginsWith, .tokens, .near:
             return self
         case .and(let parts):
             return .and(parts.map { $0.relabelingOwner(owner, as: newOwner) })

@@ -103,6 +103,12 @@ extension WirePredicate {
             writer.write(UInt8(10))
             writer.write(match == .all)
             writer.write(tokens)
+        case .near(let field, let center, let kilometres, let inclusive):
+            writer.write(UInt8(11))
+            field.write(to: &writer)
+            center.write(to: &writer)
+            writer.write(kilometres)
+            writer.write(inclusive)
         }
     }
 
@@ -144,6 +150,12 @@ extension WirePredicate {
         case 8: return .beginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 9: return .listMemberBeginsWith(try WireQueryField.read(from: &reader), try reader.readString())
         case 10: return .tokens(try reader.readBool() ? .all : .any, try reader.readStrings())
+        case 11:
+            let field = try WireQueryField.read(from: &reader)
+            let center = try WireLocation.read(from: &reader)
+            let kilometres = try reader.readDouble()
+            guard kilometres.isFinite else { throw BinaryFormatError("the radius \(kilometres) is not finite") }
+            return .near(field, center: center, kilometres: kilometres, inclusive: try reader.readBool())
         case let other: throw BinaryFormatError("unknown predicate tag \(other)")
         }
     }
@@ -183,16 +195,21 @@ extension WireQuery {
         for descriptor in sortDescriptors {
             descriptor.field.write(to: &writer)
             writer.write(descriptor.ascending)
+            writer.write(descriptor.relativeLocation != nil)
+            descriptor.relativeLocation?.write(to: &writer)
         }
     }
 
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireQuery {
         let recordType = try reader.readString()
         let predicate = try WirePredicate.read(from: &reader)
-        let count = try reader.readCount(minimumItemSize: 2)
+        let count = try reader.readCount(minimumItemSize: 3)
         var descriptors: [WireSortDescriptor] = []
         for _ in 0..<count {
-            descriptors.append(WireSortDescriptor(field: try WireQueryField.read(from: &reader), ascending: try reader.readBool()))
+            let field = try WireQueryField.read(from: &reader)
+            let ascending = try reader.readBool()
+            let relativeLocation = try reader.readBool() ? try WireLocation.read(from: &reader) : nil
+            descriptors.append(WireSortDescriptor(field: field, ascending: ascending, relativeLocation: relativeLocation))
         }
         return WireQuery(recordType: recordType, predicate: predicate, sortDescriptors: descriptors)
     }

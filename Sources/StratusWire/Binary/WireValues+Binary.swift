@@ -62,6 +62,25 @@ extension WireAsset {
     }
 }
 
+extension WireLocation {
+    package func write(to writer: inout BinaryWriter) {
+        for component in [latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, course, speed] { writer.write(component) }
+        writer.write(timestamp)
+    }
+
+    /// Reads a location; one whose coordinate is not valid or whose components are not finite
+    /// (``problem``) is refused.
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireLocation {
+        let location = WireLocation(
+            latitude: try reader.readDouble(), longitude: try reader.readDouble(), altitude: try reader.readDouble(),
+            horizontalAccuracy: try reader.readDouble(), verticalAccuracy: try reader.readDouble(),
+            course: try reader.readDouble(), speed: try reader.readDouble(), timestamp: try reader.readDate()
+        )
+        if let problem = location.problem { throw BinaryFormatError("a value \(problem)") }
+        return location
+    }
+}
+
 extension WireZone {
     package func write(to writer: inout BinaryWriter) {
         zoneID.write(to: &writer)
@@ -78,7 +97,7 @@ extension WireZone {
 
 extension WireFieldValue {
     private enum Tag: UInt8 {
-        case string = 1, int64, double, date, bytes, reference, asset, list
+        case string = 1, int64, double, date, bytes, reference, asset, list, location
     }
 
     package func write(to writer: inout BinaryWriter) {
@@ -103,6 +122,9 @@ extension WireFieldValue {
             value.write(to: &writer)
         case .asset(let value):
             writer.write(Tag.asset.rawValue)
+            value.write(to: &writer)
+        case .location(let value):
+            writer.write(Tag.location.rawValue)
             value.write(to: &writer)
         case .list(let elements):
             writer.write(Tag.list.rawValue)
@@ -131,6 +153,7 @@ extension WireFieldValue {
         case .bytes: return .bytes(try reader.readData())
         case .reference: return .reference(try WireReference.read(from: &reader))
         case .asset: return .asset(try WireAsset.read(from: &reader))
+        case .location: return .location(try WireLocation.read(from: &reader))
         case .list:
             guard !insideList else { throw BinaryFormatError("a list cannot hold a list") }
             let count = try reader.readCount(minimumItemSize: 2)

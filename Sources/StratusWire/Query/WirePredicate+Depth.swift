@@ -70,7 +70,7 @@ extension WirePredicate {
                     for case .value(let bound) in [low, high] { pending.append((.value(bound), level + 1)) }
                 case .compare(_, _, .value(let value)), .listContains(_, let value):
                     pending.append((.value(value), level))
-                case .constant, .compare, .beginsWith, .listMemberBeginsWith, .tokens:
+                case .constant, .compare, .beginsWith, .listMemberBeginsWith, .tokens, .near:
                     break
                 }
             case .value(.list(let elements)):

@@ -94,7 +94,17 @@ extension WirePredicate {
             case .any: return tokens.contains { recordTokens.contains($0) }
             case .all: return !tokens.isEmpty && tokens.allSatisfy { recordTokens.contains($0) }
             }
+        case .near(let field, let center, let kilometres, let inclusive):
+            guard case .location(let location)? = record.value(for: field) else { return false }
+            return Self.isWithin(EarthDistance.metres(location, center), kilometres: kilometres, inclusive: inclusive)
         }
+    }
+
+    /// Whether a distance in metres lies within a radius in kilometres. The distance is
+    /// divided, not the radius multiplied, so a radius written as a distance over 1,000 puts
+    /// the point exactly on the circle.
+    public static func isWithin(_ metres: Double, kilometres: Double, inclusive: Bool) -> Bool {
+        inclusive ? metres / 1000 <= kilometres : metres / 1000 < kilometres
     }
 }
 

@@ -11,6 +11,8 @@ extension WirePredicate {
     ///   kind, as a list field does.
     /// - The aggregate `{…}` of `IN` and `ANY … IN` may mix kinds (`likes IN {1, 2.5}` holds an
     ///   integer and a double, which compare as numbers) but holds no list.
+    /// - Every location is a valid coordinate with finite components, and a distance's
+    ///   radius is finite.
     /// - Every double and date is finite (CloudKit stores no infinities; the parser refuses
     ///   `1e999` as it refuses an infinite `%f` or `%@`).
     ///
@@ -34,6 +36,9 @@ extension WirePredicate {
                 for case .value(let bound) in [low, high] {
                     if let problem = Self.listProblem(bound, field) { return problem }
                 }
+            case .near(let field, let center, let kilometres, _):
+                if let problem = center.problem { return "the location '\(field)' is measured from \(problem.dropFirst("holds a location whose ".count))" }
+                if !kilometres.isFinite { return "the radius \(kilometres) of the distance from '\(field)' is not finite" }
             case .constant, .compare, .beginsWith, .listMemberBeginsWith, .tokens:
                 break
             }
@@ -71,6 +76,7 @@ extension WireFieldValue {
         switch self {
         case .double(let number): number.isFinite
         case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
+        case .location(let location): location.problem == nil
         default: true
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The cases follow CloudKit Web Services' filter comparators. Only what CloudKit accepts can
 /// be expressed: conjunctions (no `OR`), negations of simple comparisons, comparisons,
-/// ranges, membership, prefixes and full-text token search.
+/// ranges, membership, prefixes, full-text token search and distance from a location.
 public indirect enum WirePredicate: Hashable, Sendable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
@@ -30,6 +30,10 @@ public indirect enum WirePredicate: Hashable, Sendable {
     /// Full-text search of the record's string fields: `self CONTAINS 'a b'` (any token) or
     /// `ALL tokenize(%@, 'Cdl') IN allTokens` (every token). Tokens are already normalized.
     case tokens(WireTokenMatch, [String])
+    /// `distanceToLocation:fromLocation:(field, center) < radius` (or `<=` when `inclusive`):
+    /// the field holds a location within `kilometres` of `center`, measured as
+    /// ``EarthDistance`` measures. CloudKit searches only inside a circle, never outside one.
+    case near(WireQueryField, center: WireLocation, kilometres: Double, inclusive: Bool)
 }
 
 /// What a predicate compares: a field of the record, or one of its system fields.

@@ -21,10 +21,15 @@ public struct WireSortDescriptor: Hashable, Sendable {
     public var field: WireQueryField
     /// Whether smaller values come first.
     public var ascending: Bool
+    /// For a `CKLocationSortDescriptor`, the point whose distance to the field's location
+    /// orders the records (nearest first when ascending); records without a location in the
+    /// field come after every record with one.
+    public var relativeLocation: WireLocation?
 
     /// Creates a sort key.
-    public init(field: WireQueryField, ascending: Bool) {
+    public init(field: WireQueryField, ascending: Bool, relativeLocation: WireLocation? = nil) {
         self.field = field
         self.ascending = ascending
+        self.relativeLocation = relativeLocation
     }
 }

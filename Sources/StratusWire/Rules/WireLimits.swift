@@ -17,7 +17,7 @@ public enum WireLimits {
 extension WireFieldValue {
     /// The bytes this value counts toward CloudKit's size limits and quotas: UTF-8 bytes of a
     /// string, 8 per number or date, a byte buffer's length, the UTF-8 bytes of a reference's
-    /// record, zone and owner names, and 0 for an asset (asset files count toward no request
+    /// record, zone and owner names, 64 for a location (eight numbers), and 0 for an asset (asset files count toward no request
     /// limit). A list counts the sum of its elements.
     public var byteSize: Int {
         switch self {
@@ -26,6 +26,7 @@ extension WireFieldValue {
         case .bytes(let value): value.count
         case .reference(let value): value.recordID.byteSize
         case .asset: 0
+        case .location: 64
         case .list(let values): values.reduce(0) { $0 + $1.byteSize }
         }
     }

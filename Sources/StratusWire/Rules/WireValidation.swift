@@ -153,7 +153,7 @@ public enum WireValidation {
     }
 
     /// One field value of a record to save must be one a `CKRecord` can hold: every double and
-    /// date finite; a list holding values of one kind and never another list; no
+    /// date finite; a location's coordinate valid and its components finite; a list holding values of one kind and never another list; no
     /// `CKRecord.Reference` or `CKAsset` (nor a list of them) in an encrypted field, whatever
     /// the reference's action; and references only to records of the record's own zone.
     ///
@@ -184,6 +184,8 @@ public enum WireValidation {
             return date.timeIntervalSinceReferenceDate.isFinite ? nil : "holds a date that is not finite (\(date.timeIntervalSinceReferenceDate) seconds); CloudKit stores only finite dates"
         case .reference:
             return encrypted ? "holds a CKRecord.Reference; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
+        case .location(let location):
+            return location.problem
         case .asset:
             return encrypted ? "holds a CKAsset; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
         case .list(let elements):

@@ -35,8 +35,10 @@ import Foundation
 /// A read notification (only the notification collection returns those; they are never
 /// pushed) has none of `"qry"`, `"fet"` and `"met"`. Values in `"af"` are strings, integers
 /// and doubles as JSON has them; a date is `{"date": seconds since 2001-01-01}` and a
-/// reference `{"rid", "zid", "zoid", "act"}` (Stratus's choice: public sources do not show
-/// CloudKit's). The collapse ID is an APNs header, not part of the dictionary. `"ce"` (the
+/// reference `{"rid", "zid", "zoid", "act"}`; a location has the keys of CloudKit Web
+/// Services' location dictionary (`latitude`, `longitude`, `altitude`, `horizontalAccuracy`,
+/// `verticalAccuracy`, `course`, `speed`, and `timestamp` in seconds since 2001-01-01)
+/// (Stratus's choice: public sources do not show CloudKit's). The collapse ID is an APNs header, not part of the dictionary. `"ce"` (the
 /// container environment in CloudKit's pushes) is read and ignored.
 ///
 /// The size of a push is the length of its JSON encoding (sorted keys, no spaces, as
@@ -135,6 +137,12 @@ package enum RemoteNotificationPayload {
             [
                 "rid": reference.recordID.recordName, "zid": reference.recordID.zoneID.zoneName,
                 "zoid": reference.recordID.zoneID.ownerName, "act": reference.action.rawValue,
+            ] as [String: Any]
+        case .location(let location):
+            [
+                "latitude": location.latitude, "longitude": location.longitude, "altitude": location.altitude,
+                "horizontalAccuracy": location.horizontalAccuracy, "verticalAccuracy": location.verticalAccuracy,
+                "course": location.course, "speed": location.speed, "timestamp": location.timestamp.timeIntervalSinceReferenceDate,
             ] as [String: Any]
         // Not allowed in desiredKeys; the server never sends them. Their description stands in.
         case .bytes, .asset, .list: value.description

@@ -20,6 +20,8 @@ public indirect enum WireFieldValue: Hashable, Sendable {
     case reference(WireReference)
     /// An `Asset` field.
     case asset(WireAsset)
+    /// A `Location` field.
+    case location(WireLocation)
     /// A `List` field: homogeneous, never nested.
     case list([WireFieldValue])
 
@@ -33,6 +35,7 @@ public indirect enum WireFieldValue: Hashable, Sendable {
         case .bytes: .bytes
         case .reference: .reference
         case .asset: .asset
+        case .location: .location
         case .list(let elements): .list(elements.first?.kind)
         }
     }
@@ -53,6 +56,8 @@ public indirect enum WireFieldValue: Hashable, Sendable {
         case reference
         /// `Asset`.
         case asset
+        /// `Location`.
+        case location
         /// `List` of the given element type; nil for an empty list, whose type is not known.
         case list(Kind?)
 
@@ -66,6 +71,7 @@ public indirect enum WireFieldValue: Hashable, Sendable {
             case .bytes: "Bytes"
             case .reference: "Reference"
             case .asset: "Asset"
+            case .location: "Location"
             case .list(let element?): "List<\(element)>"
             case .list(nil): "List"
             }
@@ -99,6 +105,7 @@ extension WireFieldValue: CustomStringConvertible {
         case .bytes(let value): "<\(value.count) bytes>"
         case .reference(let value): "->\(value.recordID.recordName)\(value.action == .deleteSelf ? " (deleteSelf)" : "")"
         case .asset(let value): "asset(\(value.fileURL?.path ?? "no file"))"
+        case .location(let value): "\(value)"
         case .list(let values): "[\(values.map(\.description).joined(separator: ", "))]"
         }
     }

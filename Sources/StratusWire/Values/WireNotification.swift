@@ -176,12 +176,11 @@ public struct WireNotification: Hashable, Sendable {
         )
     }
 
-    /// Whether `value` may travel in ``recordFields``: a string, a number, a date or a
-    /// reference, as CloudKit's `desiredKeys` allow (locations too in CloudKit, which Stratus
-    /// does not have yet).
+    /// Whether `value` may travel in ``recordFields``: a string, a number, a date, a
+    /// reference or a location, as CloudKit's `desiredKeys` allow.
     public static func isAllowedRecordFieldValue(_ value: WireFieldValue) -> Bool {
         switch value {
-        case .string, .int64, .double, .date, .reference: true
+        case .string, .int64, .double, .date, .reference, .location: true
         case .bytes, .asset, .list: false
         }
     }

@@ -1,0 +1,49 @@
+import Foundation
+import StratusWire
+#if canImport(CoreLocation)
+import CoreLocation
+#endif
+
+/// Orders a query's records by the distance between a location field and a point, nearest
+/// first: CloudKit's `CKLocationSortDescriptor`.
+///
+/// ```swift
+/// query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: here)]
+/// ```
+///
+/// Distances are measured as `CLLocation.distance(from:)` measures them; records at the same
+/// distance come in record-name order, and records without a location in the field come after
+/// all the others. The descriptor is ascending, as CloudKit makes it.
+///
+/// CloudKit document: *CKLocationSortDescriptor*.
+open class CKLocationSortDescriptor: NSSortDescriptor, NSSecureCoding {
+    /// The point distances are measured from.
+    public let relativeLocation: CLLocation
+
+    /// A descriptor ordering records by the distance of their `key` field from
+    /// `relativeLocation`, nearest first.
+    public init(key: String, relativeLocation: CLLocation) {
+        self.relativeLocation = relativeLocation
+        super.init(keyPath: \SortDescriptorKey[stratusKey: key], ascending: true)
+    }
+
+    // MARK: NSSecureCoding
+
+    /// Location sort descriptors decode securely.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Writes the key and the location (under `"Location"`, as CloudKit does).
+    public func encode(with coder: NSCoder) {
+        coder.encode(key as NSString?, forKey: "Key")
+        coder.encode(relativeLocation, forKey: "Location")
+    }
+
+    /// Reads what ``encode(with:)`` wrote; nil when the key or the location is missing.
+    public required init?(coder: NSCoder) {
+        guard let key = coder.decodeObject(of: NSString.self, forKey: "Key") as String?,
+              let location = coder.decodeObject(of: CLLocation.self, forKey: "Location")
+        else { return nil }
+        relativeLocation = location
+        super.init(keyPath: \SortDescriptorKey[stratusKey: key], ascending: true)
+    }
+}

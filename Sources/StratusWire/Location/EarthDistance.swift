@@ -1,0 +1,103 @@
+import Foundation
+
+/// Distances over the Earth's surface as CoreLocation's `distance(from:)` computes them, so
+/// that a query's radius, a location sort and `CLLocation.distance(from:)` agree to the last
+/// bit on every platform.
+///
+/// CoreLocation measures on the WGS-84 ellipsoid and ignores the difference in altitude: two
+/// points less than 2° apart in both latitude and longitude are measured in the plane tangent
+/// to the ellipsoid at their mean latitude, raised by their mean valid altitude (an altitude
+/// counts when its vertical accuracy is positive); points further apart by Vincenty's inverse
+/// formula, falling back to a sphere when it does not converge (nearly antipodal points).
+public enum EarthDistance {
+    /// WGS-84's equatorial radius, in metres.
+    static let equatorialRadius = 6_378_137.0
+    /// WGS-84's flattening.
+    static let flattening = 1 / 298.257_223_563
+    /// WGS-84's polar radius, in metres.
+    static let polarRadius = equatorialRadius * (1 - flattening)
+    /// WGS-84's first eccentricity, squared.
+    static let eccentricitySquared = 0.006_694_379_990_14
+
+    /// A sphere radius whose great-circle distances never exceed this type's: the ellipsoid
+    /// differs from a 6,371 km sphere by under 0.6%, so 1% less is a safe lower bound.
+    public static let lowerBoundRadius = 6_371_000.0 * 0.99
+
+    /// The distance between `a` and `b` in metres.
+    public static func metres(_ a: WireLocation, _ b: WireLocation) -> Double {
+        let Δφ = b.latitude - a.latitude
+        let Δλ = b.longitude - a.longitude
+        if abs(Δφ) <= 2, abs(Δλ) <= 2 {
+            return tangentPlane(a, b, Δφ: Δφ, Δλ: Δλ)
+        }
+        guard abs(a.latitude) <= 90, abs(b.latitude) <= 90 else { return 0 }
+        return vincenty(a, b) ?? sphere(a, b)
+    }
+
+    private static let radiansPerDegree = Double.pi / 180
+
+    /// Short distances: the plane tangent to the ellipsoid at the mean latitude, raised by the
+    /// mean valid altitude.
+    private static func tangentPlane(_ a: WireLocation, _ b: WireLocation, Δφ: Double, Δλ: Double) -> Double {
+        let φ = (a.latitude + b.latitude) / 2 * radiansPerDegree
+        let sinφ = sin(φ)
+        let w = (1 - eccentricitySquared * sinφ * sinφ).squareRoot()
+        let meridional = equatorialRadius * (1 - eccentricitySquared) / (w * w * w)
+        let normal = equatorialRadius / w
+        let altitudes = [a, b].filter { $0.verticalAccuracy > 0 }.map(\.altitude)
+        let h = altitudes.isEmpty ? 0 : min(max(altitudes.reduce(0, +) / Double(altitudes.count), -450), 1_000_000)
+        let north = Δφ * radiansPerDegree * (meridional + h)
+        let east = Δλ * radiansPerDegree * (normal + h) * cos(φ)
+        return (north * north + east * east).squareRoot()
+    }
+
+    /// Vincenty's inverse formula on WGS-84; nil when it does not converge in 50 steps.
+    private static func vincenty(_ a: WireLocation, _ b: WireLocation) -> Double? {
+        let f = flattening
+        let L = remainder(b.longitude - a.longitude, 360) * radiansPerDegree
+        if a.latitude == 0, b.latitude == 0 { return equatorialRadius * abs(L) }
+        let U1 = atan((1 - f) * tan(a.latitude * radiansPerDegree))
+        let U2 = atan((1 - f) * tan(b.latitude * radiansPerDegree))
+        let (sinU1, cosU1, sinU2, cosU2) = (sin(U1), cos(U1), sin(U2), cos(U2))
+        var λ = L
+        for _ in 0..<50 {
+            let (sinλ, cosλ) = (sin(λ), cos(λ))
+            let sinσ = ((cosU2 * sinλ) * (cosU2 * sinλ) + (cosU1 * sinU2 - sinU1 * cosU2 * cosλ) * (cosU1 * sinU2 - sinU1 * cosU2 * cosλ)).squareRoot()
+            if sinσ == 0 { return 0 }
+            let cosσ = sinU1 * sinU2 + cosU1 * cosU2 * cosλ
+            let σ = atan2(sinσ, cosσ)
+            let sinα = cosU1 * cosU2 * sinλ / sinσ
+            let cos²α = 1 - sinα * sinα
+            let cos2σm = cos²α == 0 ? 0 : cosσ - 2 * sinU1 * sinU2 / cos²α
+            let C = f / 16 * cos²α * (4 + f * (4 - 3 * cos²α))
+            let previous = λ
+            λ = L + (1 - C) * f * sinα * (σ + C * sinσ * (cos2σm + C * cosσ * (-1 + 2 * cos2σm * cos2σm)))
+            guard abs(λ) <= .pi else { return nil }
+            if abs(λ - previous) < 1e-9 {
+                let u² = cos²α * (equatorialRadius * equatorialRadius - polarRadius * polarRadius) / (polarRadius * polarRadius)
+                let A = 1 + u² / 16384 * (4096 + u² * (-768 + u² * (320 - 175 * u²)))
+                let B = u² / 1024 * (256 + u² * (-128 + u² * (74 - 47 * u²)))
+                let Δσ = B * sinσ * (cos2σm + B / 4 * (cosσ * (-1 + 2 * cos2σm * cos2σm)
+                    - B / 6 * cos2σm * (-3 + 4 * sinσ * sinσ) * (-3 + 4 * cos2σm * cos2σm)))
+                return polarRadius * A * (σ - Δσ)
+            }
+        }
+        return nil
+    }
+
+    /// The fallback for points Vincenty's formula cannot measure: the haversine distance on a
+    /// sphere whose radius follows the first point's latitude.
+    private static func sphere(_ a: WireLocation, _ b: WireLocation) -> Double {
+        let radius = 6_378_160 - 21_000 * abs(sin(a.latitude * radiansPerDegree))
+        return radius * centralAngle(latitude: a.latitude, longitude: a.longitude, latitude: b.latitude, longitude: b.longitude)
+    }
+
+    /// The angle at the centre of a sphere between two coordinates given in degrees, in
+    /// radians (0…π), by the haversine formula.
+    public static func centralAngle(latitude φ1: Double, longitude λ1: Double, latitude φ2: Double, longitude λ2: Double) -> Double {
+        let sinHalfΔφ = sin((φ2 - φ1) * radiansPerDegree / 2)
+        let sinHalfΔλ = sin((λ2 - λ1) * radiansPerDegree / 2)
+        let h = sinHalfΔφ * sinHalfΔφ + cos(φ1 * radiansPerDegree) * cos(φ2 * radiansPerDegree) * sinHalfΔλ * sinHalfΔλ
+        return 2 * asin(min(1, max(0, h).squareRoot()))
+    }
+}
