@@ -49,13 +49,12 @@ extension CloudServer {
         let order = QueryOrder(descriptors: query.sortDescriptors)
         let limit = request.resultsLimit > 0 ? request.resultsLimit : defaultQueryResultsLimit
         let equality = query.predicate.indexableEquality.map { scope.storedForm(of: $0) }
-        let indexKey = QueryIndexKey(recordType: query.recordType, equalityField: equality?.field, sortDescriptors: query.sortDescriptors)
-        let range = QueryRange(query: query, context: context)
-        let start = after ?? range?.start
+        let plan = QueryPlan(query: query, equality: equality, context: context)
         var matches: [(key: QueryOrder.Key, record: WireRecord)] = []
         var examined = 0
         for zone in zones {
-            // Each zone gives at most one page and one more, in order, from its index.
+            // Each zone gives at most one page and one more, in order, when its index gives
+            // them in order; every match otherwise.
             var found = 0
             zone.acquire()
             let grants = shared != nil && !zone.isDeleted ? zone.grants(for: scope.userRecordName ?? "") : []
@@ -64,16 +63,13 @@ extension CloudServer {
                 throw Self.notShared(zoneID ?? zone.zoneID)
             }
             if !zone.isDeleted {
-                zone.index(for: indexKey).scan(equalTo: equality?.value, from: start) { key in
-                    if let range, range.isPast(key) { return false }
-                    guard let stored = zone.record(named: key.recordID.recordName) else { return true }
-                    examined += 1
+                plan.forEachCandidate(in: zone, order: order, after: after, examined: &examined) { stored, key in
                     let readable = shared == nil ? canRead(stored, scope: scope) : zone.permission(on: WireName(key.recordID.recordName), grants: grants) != nil
                     if readable, query.predicate.evaluate(stored.record, in: context) {
                         matches.append((key, stored.record))
                         found += 1
                     }
-                    return found <= limit
+                    return !plan.isOrdered || found <= limit
                 }
             }
             zone.release()
@@ -187,7 +183,7 @@ struct QueryRange {
     private var prefix: String?
 
     init?(query: WireQuery, context: WirePredicateContext) {
-        guard query.sortDescriptors.count == 1, let sort = query.sortDescriptors.first else { return nil }
+        guard query.sortDescriptors.count == 1, let sort = query.sortDescriptors.first, sort.relativeLocation == nil else { return nil }
         ascending = sort.ascending
         let conditions: [WirePredicate] = if case .and(let parts) = query.predicate { parts } else { [query.predicate] }
         for condition in conditions {

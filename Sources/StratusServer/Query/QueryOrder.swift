@@ -1,15 +1,22 @@
 import Foundation
 import StratusWire
 
-/// The total order of query results: the sort descriptors in turn (a missing value first),
-/// then record name, zone name and owner, so every query returns records in one repeatable
-/// order and a cursor can say exactly where it stopped.
+/// The total order of query results: the sort descriptors in turn (a missing value first,
+/// except that a record without a location comes after every record with one in a location
+/// sort), then record name, zone name and owner, so every query returns records in one
+/// repeatable order and a cursor can say exactly where it stopped.
 struct QueryOrder {
     let descriptors: [WireSortDescriptor]
 
-    /// The sort key of `record`.
+    /// The sort key of `record`: for a location sort, the distance in metres (nil without a
+    /// location).
     func key(of record: WireRecord) -> Key {
-        Key(values: descriptors.map { record.value(for: $0.field) }, recordID: record.recordID)
+        Key(values: descriptors.map { descriptor in
+            let value = record.value(for: descriptor.field)
+            guard let center = descriptor.relativeLocation else { return value }
+            guard case .location(let location)? = value else { return nil }
+            return .double(EarthDistance.metres(location, center))
+        }, recordID: record.recordID)
     }
 
     struct Key {
@@ -20,7 +27,10 @@ struct QueryOrder {
     /// Whether `lhs` comes before `rhs`. Names compare by Unicode scalars, as strings sort.
     func precedes(_ lhs: Key, _ rhs: Key) -> Bool {
         for (index, descriptor) in descriptors.enumerated() {
-            let order = Self.order(lhs.values[index], rhs.values[index])
+            var order = Self.order(lhs.values[index], rhs.values[index])
+            if descriptor.relativeLocation != nil, (lhs.values[index] == nil) != (rhs.values[index] == nil) {
+                order = order.reversed
+            }
             if order != .orderedSame {
                 return descriptor.ascending ? order == .orderedAscending : order == .orderedDescending
             }

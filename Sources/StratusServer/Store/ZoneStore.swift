@@ -49,15 +49,15 @@ final class ZoneStore: @unchecked Sendable {
     /// Whether a transaction changed records and has not yet committed or rolled back; false
     /// whenever the zone is unlocked.
     private(set) var hasUncommittedChanges = false
-    /// The query indexes made so far, kept up to date by ``setRecord(_:named:)``, with when
-    /// each was last used.
-    private var indexes: [QueryIndexKey: QueryIndex] = [:]
-    private var indexUses: [QueryIndexKey: UInt64] = [:]
-    private var useCounter: UInt64 = 0
+    /// The query indexes and spatial indexes made so far, kept up to date by
+    /// ``setRecord(_:named:)``.
+    private var indexes = IndexCache<QueryIndexKey, QueryIndex>(limit: maximumIndexes)
+    private var locationIndexes = IndexCache<LocationIndexKey, LocationIndex>(limit: maximumLocationIndexes)
 
-    /// How many query indexes a zone keeps; making one more drops the least recently used, so
-    /// queries with ever-new shapes cannot grow memory and write costs without end.
+    /// How many query indexes a zone keeps; making one more drops the least recently used.
     static let maximumIndexes = 32
+    /// How many spatial indexes a zone keeps; making one more drops the least recently used.
+    static let maximumLocationIndexes = 8
 
     /// Which zone of this ID this is: a zone deleted and created again under the same ID is
     /// another incarnation, and change tokens of the earlier one expire.
@@ -110,7 +110,11 @@ final class ZoneStore: @unchecked Sendable {
             if let newShare { shareHolders[newShare, default: []].insert(name) }
         }
         if stored?.isShare == true { shareNames.insert(name) } else if old?.isShare == true { shareNames.remove(name) }
-        for index in indexes.values {
+        for index in indexes.indexes {
+            if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
+            if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
+        }
+        for index in locationIndexes.indexes {
             if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
             if let new = stored?.record, new.recordType == index.key.recordType { index.insert(new) }
         }
@@ -126,17 +130,13 @@ final class ZoneStore: @unchecked Sendable {
     /// The index for `key`, made from the zone's records the first time. Call only with the
     /// lock held.
     func index(for key: QueryIndexKey) -> QueryIndex {
-        useCounter += 1
-        indexUses[key] = useCounter
-        if let existing = indexes[key] { return existing }
-        if indexes.count >= Self.maximumIndexes,
-           let oldest = indexUses.filter({ indexes[$0.key] != nil }).min(by: { $0.value < $1.value })?.key {
-            indexes[oldest] = nil
-            indexUses[oldest] = nil
-        }
-        let created = QueryIndex(key: key, records: records.values)
-        indexes[key] = created
-        return created
+        indexes.index(for: key) { QueryIndex(key: key, records: records.values) }
+    }
+
+    /// The spatial index for `key`, made from the zone's records the first time. Call only
+    /// with the lock held.
+    func locationIndex(for key: LocationIndexKey) -> LocationIndex {
+        locationIndexes.index(for: key) { LocationIndex(key: key, records: records.values) }
     }
 
     /// How many query indexes the zone keeps now.
@@ -175,8 +175,8 @@ final class ZoneStore: @unchecked Sendable {
             var holders = [WireName: Set<WireName>](minimumCapacity: shareHolders.count)
             for (name, names) in shareHolders { holders[name] = names }
             shareHolders = holders
-            indexes = [:]
-            indexUses = [:]
+            indexes.removeAll()
+            locationIndexes.removeAll()
         }
     }
 

@@ -200,7 +200,7 @@ extension WireFieldValue {
 
 extension ComparisonResult {
     /// The order with its sides swapped.
-    var reversed: ComparisonResult {
+    package var reversed: ComparisonResult {
         switch self {
         case .orderedAscending: .orderedDescending
         case .orderedDescending: .orderedAscending

@@ -1,0 +1,192 @@
+import StratusWire
+
+/// Which spatial index: one location field of one record type.
+struct LocationIndexKey: Hashable {
+    var recordType: String
+    var field: String
+}
+
+/// A spatial index of one zone's records of one type by the location in one field: a
+/// quadtree over latitude and longitude whose leaves hold up to ``leafCapacity`` records, so
+/// a location query reads the records near its point or inside its circle, not the zone.
+///
+/// Searches go down the tree nearest box first, bounding each box's distance from below
+/// (``LocationBox/lowerBound(from:)``) and measuring each record read exactly with
+/// ``EarthDistance``; the records whose exact distance was measured are the query's examined
+/// count. Records of the type without a location in the field are kept by name, for the tail
+/// of a location sort. Made the first time a query needs it and kept up to date on every
+/// write after that, under the zone's lock.
+final class LocationIndex {
+    let key: LocationIndexKey
+
+    /// A record in the index.
+    struct Entry {
+        var name: String
+        var location: WireLocation
+    }
+
+    private final class Node {
+        let box: LocationBox
+        let depth: Int
+        var entries: [Entry] = []
+        var children: [Node]?
+        var count = 0
+
+        init(box: LocationBox, depth: Int) {
+            self.box = box
+            self.depth = depth
+        }
+
+        /// Every record of the subtree.
+        func collectEntries() -> [Entry] {
+            var collected: [Entry] = []
+            var pending = [self]
+            while let node = pending.popLast() {
+                collected.append(contentsOf: node.entries)
+                pending.append(contentsOf: node.children ?? [])
+            }
+            return collected
+        }
+    }
+
+    /// Records a leaf holds before it splits in four.
+    static let leafCapacity = 32
+    /// How deep the tree goes (boxes of about 60 cm): many records at one point stay in one leaf.
+    static let maximumDepth = 25
+
+    private let root = Node(box: .world, depth: 0)
+    private var unlocated = SortedIndex<String>(precedes: TextSearch.scalarOrder)
+
+    init(key: LocationIndexKey, records: some Sequence<StoredRecord>) {
+        self.key = key
+        for stored in records where stored.record.recordType == key.recordType {
+            insert(stored.record)
+        }
+    }
+
+    /// The number of records with a location in the field.
+    var count: Int { root.count }
+
+    func insert(_ record: WireRecord) {
+        let name = record.recordID.recordName
+        guard case .location(let location)? = record.fields[key.field] else {
+            unlocated.insert(name)
+            return
+        }
+        var node = root
+        while true {
+            node.count += 1
+            guard let children = node.children else { break }
+            node = children[node.box.quarter(of: location)]
+        }
+        node.entries.append(Entry(name: name, location: location))
+        if node.entries.count > Self.leafCapacity, node.depth < Self.maximumDepth { split(node) }
+    }
+
+    private func split(_ node: Node) {
+        let children = node.box.quarters.map { Node(box: $0, depth: node.depth + 1) }
+        for entry in node.entries {
+            let child = children[node.box.quarter(of: entry.location)]
+            child.entries.append(entry)
+            child.count += 1
+        }
+        node.entries = []
+        node.children = children
+        for child in children where child.entries.count > Self.leafCapacity && child.depth < Self.maximumDepth { split(child) }
+    }
+
+    func remove(_ record: WireRecord) {
+        let name = record.recordID.recordName
+        guard case .location(let location)? = record.fields[key.field] else {
+            unlocated.remove(name) { $0.hasSameUTF8Bytes(as: name) }
+            return
+        }
+        var path: [Node] = [root]
+        while let children = path[path.count - 1].children {
+            path.append(children[path[path.count - 1].box.quarter(of: location)])
+        }
+        let leaf = path[path.count - 1]
+        guard let position = leaf.entries.firstIndex(where: { $0.name.hasSameUTF8Bytes(as: name) }) else { return }
+        leaf.entries.remove(at: position)
+        for node in path {
+            node.count -= 1
+            // A subtree small enough for one leaf becomes one again.
+            if node.children != nil, node.count <= Self.leafCapacity / 2 {
+                node.entries = node.collectEntries()
+                node.children = nil
+            }
+        }
+    }
+
+    /// Calls `body` with every record whose location lies within `kilometres` of `center`
+    /// (on the circle too when `inclusive`), with its distance in metres, in no particular order.
+    func within(_ center: WireLocation, kilometres: Double, inclusive: Bool, examined: inout Int, _ body: (Entry, Double) -> Void) {
+        var pending = [root]
+        while let node = pending.popLast() {
+            guard node.count > 0, WirePredicate.isWithin(node.box.lowerBound(from: center), kilometres: kilometres, inclusive: true) else { continue }
+            if let children = node.children {
+                pending.append(contentsOf: children)
+                continue
+            }
+            for entry in node.entries {
+                examined += 1
+                let distance = EarthDistance.metres(entry.location, center)
+                if WirePredicate.isWithin(distance, kilometres: kilometres, inclusive: inclusive) { body(entry, distance) }
+            }
+        }
+    }
+
+    /// Calls `body` with the records nearest `center` first, with their distance in metres;
+    /// records at the same distance in record-name order (as ``QueryOrder`` breaks ties);
+    /// until `body` returns false.
+    ///
+    /// A best-first search: boxes and records wait in one queue ordered by distance, a box
+    /// before a record at the same distance, so a record leaves the queue only when no box
+    /// still waiting can hold a nearer one.
+    func nearest(to center: WireLocation, examined: inout Int, _ body: (Entry, Double) -> Bool) {
+        var queue = Heap<Candidate>(precedes: Candidate.precedes)
+        queue.insert(Candidate(distance: root.box.lowerBound(from: center), node: root, entry: nil))
+        while let candidate = queue.popFirst() {
+            if let entry = candidate.entry {
+                guard body(entry, candidate.distance) else { return }
+                continue
+            }
+            guard let node = candidate.node else { continue }
+            if let children = node.children {
+                for child in children where child.count > 0 {
+                    queue.insert(Candidate(distance: child.box.lowerBound(from: center), node: child, entry: nil))
+                }
+            } else {
+                for entry in node.entries {
+                    examined += 1
+                    queue.insert(Candidate(distance: EarthDistance.metres(entry.location, center), node: nil, entry: entry))
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the names of the records without a location in the field, in
+    /// record-name order, from the first after `name` (from the first when nil), until `body`
+    /// returns false.
+    func forEachUnlocated(after name: String?, _ body: (String) -> Bool) {
+        unlocated.forEach(from: name) { candidate in
+            if let name, candidate.unicodeScalars.elementsEqual(name.unicodeScalars) { return true }
+            return body(candidate)
+        }
+    }
+
+    private struct Candidate {
+        var distance: Double
+        var node: Node?
+        var entry: Entry?
+
+        static func precedes(_ lhs: Candidate, _ rhs: Candidate) -> Bool {
+            if lhs.distance != rhs.distance { return lhs.distance < rhs.distance }
+            switch (lhs.entry, rhs.entry) {
+            case (nil, .some): return true
+            case (.some(let left), .some(let right)): return TextSearch.scalarOrder(left.name, right.name)
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// A binary min-heap: the element that precedes all others comes out first.
+struct Heap<Element> {
+    private var elements: [Element] = []
+    private let precedes: (Element, Element) -> Bool
+
+    init(precedes: @escaping (Element, Element) -> Bool) {
+        self.precedes = precedes
+    }
+
+    var isEmpty: Bool { elements.isEmpty }
+
+    mutating func insert(_ element: Element) {
+        elements.append(element)
+        var child = elements.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(elements[child], elements[parent]) else { break }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the first element; nil when empty.
+    mutating func popFirst() -> Element? {
+        guard !elements.isEmpty else { return nil }
+        elements.swapAt(0, elements.count - 1)
+        let first = elements.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < elements.count, precedes(elements[left], elements[smallest]) { smallest = left }
+            if right < elements.count, precedes(elements[right], elements[smallest]) { smallest = right }
+            guard smallest != parent else { return first }
+            elements.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
