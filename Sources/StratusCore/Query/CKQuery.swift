@@ -60,7 +60,7 @@ public final class CKQuery: NSObject, NSSecureCoding, NSCopying, @unchecked Send
             if let location = descriptor as? CKLocationSortDescriptor {
                 relativeLocation = location.relativeLocation.wireValue
                 if let problem = relativeLocation?.problem {
-                    return .failure(CKError(.invalidArguments, message: "cannot sort by the distance from '\(key)': the relative location \(problem.dropFirst("holds a location whose ".count))"))
+                    return .failure(CKError(.invalidArguments, message: "cannot sort by the distance from '\(key)': the relative location is a location whose \(problem)"))
                 }
             }
             descriptors.append(WireSortDescriptor(field: WireQueryField(key: key), ascending: descriptor.ascending, relativeLocation: relativeLocation))

@@ -352,6 +352,9 @@ struct PredicateParser {
     private func comparison(_ quantifier: Quantifier?, _ lhs: Expression, _ op: String, _ rhs: Expression) throws -> WirePredicate {
         if case .distance(let key, let center) = lhs { return try near(quantifier, key, center, op, radius: rhs, radiusFirst: false) }
         if case .distance(let key, let center) = rhs { return try near(quantifier, key, center, op, radius: lhs, radiusFirst: true) }
+        for case .value(.location) in [lhs, rhs] {
+            throw PredicateError("a CLLocation can be compared only by distance, with distanceToLocation:fromLocation:(field, location) < radius")
+        }
         switch op {
         case "=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>":
             let comparison = try Self.comparison(op)

@@ -123,14 +123,20 @@ extension CloudServer {
     }
 
     /// Refuses a query whose predicate nests deeper than ``WirePredicate/maximumDepth``, or
-    /// holds a value its cursor could not carry (``WirePredicate/valueProblem``): what the
-    /// server answers, it can also page.
+    /// holds a value its cursor could not carry (``WirePredicate/valueProblem``), or whose
+    /// location sort measures from a location that is not valid: what the server answers, it
+    /// can also page.
     private static func checkPredicate(of query: WireQuery) throws(WireError) {
         guard query.predicate.isWithinMaximumDepth else {
             throw WireError(.invalidArguments, "the query's predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND and list of values is a level)")
         }
         if let problem = query.predicate.valueProblem {
             throw WireError(.invalidArguments, "the query's predicate cannot be used: \(problem)")
+        }
+        for descriptor in query.sortDescriptors {
+            if let problem = descriptor.relativeLocation?.problem {
+                throw WireError(.invalidArguments, "the location sort on '\(descriptor.field)' measures from a location whose \(problem)")
+            }
         }
     }
 

@@ -76,7 +76,7 @@ extension WireLocation {
             horizontalAccuracy: try reader.readDouble(), verticalAccuracy: try reader.readDouble(),
             course: try reader.readDouble(), speed: try reader.readDouble(), timestamp: try reader.readDate()
         )
-        if let problem = location.problem { throw BinaryFormatError("a value \(problem)") }
+        if let problem = location.problem { throw BinaryFormatError("a location whose \(problem)") }
         return location
     }
 }

@@ -44,17 +44,17 @@ public struct WireLocation: Hashable, Sendable {
         self.timestamp = timestamp
     }
 
-    /// Why the location cannot be stored, as the end of a sentence ("holds a location whose
-    /// latitude 91.0 …"), or nil when it can: the latitude must lie in -90…90, the longitude
-    /// in -180…180, and every component must be a finite number.
+    /// Why the location cannot be stored, as the end of a sentence that starts "a location
+    /// whose", or nil when it can: the latitude must lie in -90…90, the longitude in
+    /// -180…180, and every component must be a finite number.
     public var problem: String? {
         guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-            return "holds a location whose coordinate (\(latitude), \(longitude)) is not valid; the latitude must lie in -90…90 and the longitude in -180…180"
+            return "coordinate (\(latitude), \(longitude)) is not valid: the latitude must lie in -90…90 and the longitude in -180…180"
         }
         let components = [("altitude", altitude), ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
                           ("course", course), ("speed", speed), ("timestamp", timestamp.timeIntervalSinceReferenceDate)]
         if let (name, value) = components.first(where: { !$0.1.isFinite }) {
-            return "holds a location whose \(name) is \(value), not a finite number"
+            return "\(name) is \(value), not a finite number"
         }
         return nil
     }

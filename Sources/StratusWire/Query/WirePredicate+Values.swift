@@ -11,6 +11,8 @@ extension WirePredicate {
     ///   kind, as a list field does.
     /// - The aggregate `{…}` of `IN` and `ANY … IN` may mix kinds (`likes IN {1, 2.5}` holds an
     ///   integer and a double, which compare as numbers) but holds no list.
+    /// - A location is compared only by distance (``near(_:center:kilometres:inclusive:)``),
+    ///   never by `==`, `IN` or order.
     /// - Every location is a valid coordinate with finite components, and a distance's
     ///   radius is finite.
     /// - Every double and date is finite (CloudKit stores no infinities; the parser refuses
@@ -29,6 +31,7 @@ extension WirePredicate {
                 pending.append(inner)
             case .isIn(let field, let values), .listContainsAny(let field, let values):
                 if values.contains(where: \.isList) { return "the IN aggregate of '\(field)' holds a list" }
+                if values.contains(where: \.isLocation) { return "the IN aggregate of '\(field)' holds a location; locations are compared only by distance, with distanceToLocation:fromLocation:" }
                 if let value = values.first(where: { !$0.isFiniteValue }) { return Self.notFinite(value, field) }
             case .compare(let field, _, .value(let value)), .listContains(let field, let value):
                 if let problem = Self.listProblem(value, field) { return problem }
@@ -37,7 +40,7 @@ extension WirePredicate {
                     if let problem = Self.listProblem(bound, field) { return problem }
                 }
             case .near(let field, let center, let kilometres, _):
-                if let problem = center.problem { return "the location '\(field)' is measured from \(problem.dropFirst("holds a location whose ".count))" }
+                if let problem = center.problem { return "the distance from '\(field)' is measured from a location whose \(problem)" }
                 if !kilometres.isFinite { return "the radius \(kilometres) of the distance from '\(field)' is not finite" }
             case .constant, .compare, .beginsWith, .listMemberBeginsWith, .tokens:
                 break
@@ -46,11 +49,13 @@ extension WirePredicate {
         return nil
     }
 
-    /// Why a value compared with `field` is not one CloudKit could store, or nil.
+    /// Why a value compared with `field` is not one CloudKit could store or compare, or nil.
     private static func listProblem(_ value: WireFieldValue, _ field: WireQueryField) -> String? {
         guard case .list(let elements) = value else {
+            if case .location = value { return "a location is compared with '\(field)'; locations are compared only by distance, with distanceToLocation:fromLocation:" }
             return value.isFiniteValue ? nil : notFinite(value, field)
         }
+        if elements.contains(where: \.isLocation) { return "a list compared with '\(field)' holds a location; locations are compared only by distance, with distanceToLocation:fromLocation:" }
         if elements.contains(where: \.isList) { return "a list compared with '\(field)' holds another list" }
         if let first = elements.first, let other = elements.first(where: { $0.kind != first.kind }) {
             return "a list compared with '\(field)' mixes \(first.kind) and \(other.kind)"
@@ -68,6 +73,12 @@ extension WireFieldValue {
     /// Whether the value is a list.
     fileprivate var isList: Bool {
         if case .list = self { return true }
+        return false
+    }
+
+    /// Whether the value is a location.
+    fileprivate var isLocation: Bool {
+        if case .location = self { return true }
         return false
     }
 

@@ -185,7 +185,7 @@ public enum WireValidation {
         case .reference:
             return encrypted ? "holds a CKRecord.Reference; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
         case .location(let location):
-            return location.problem
+            return location.problem.map { "holds a location whose \($0)" }
         case .asset:
             return encrypted ? "holds a CKAsset; encryptedValues hold any value type except CKAsset and CKRecord.Reference" : nil
         case .list(let elements):

@@ -1,9 +1,10 @@
-/// The ten scenarios, by their stable names, in the order.
+/// The scenarios, by their stable names: part 11's ten in its issue's order, then part 12's
+/// locations.
 enum Scenarios {
     /// The names, as the command line and `--json` give them.
     static let names = [
         "batched_saves", "one_by_one_saves", "query", "paging", "delta_sync",
-        "operation_overhead", "scaling", "memory", "subscriptions", "sync_engine",
+        "operation_overhead", "scaling", "memory", "subscriptions", "sync_engine", "locations",
     ]
 
     /// Runs the scenario named `name` at `sizes`.
@@ -18,6 +19,7 @@ enum Scenarios {
         case "scaling": try await ScalingBenchmarks.run(sizes)
         case "memory": try await MemoryBenchmarks.run(sizes)
         case "subscriptions": try await SubscriptionBenchmarks.run(sizes)
+        case "locations": try await LocationBenchmarks.run(sizes)
         default: try await SyncEngineBenchmarks.run(sizes)
         }
     }

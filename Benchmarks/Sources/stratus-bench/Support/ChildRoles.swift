@@ -12,6 +12,8 @@ enum ChildRoles {
         switch request.first {
         case "query":
             try await QueryBenchmarks.measureChild(count: argument(0), queries: argument(1), rounds: argument(2))
+        case "locations":
+            try await LocationBenchmarks.measureChild(count: argument(0), queries: argument(1), rounds: argument(2))
         case "memory-stratus":
             try await MemoryBenchmarks.measureChild("stratus", count: argument(0))
         case "memory-sqlite":
