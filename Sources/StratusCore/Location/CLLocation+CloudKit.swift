@@ -11,7 +11,7 @@ extension CLLocation: __CKRecordObjCValue {}
 extension CLLocation: FieldValueConvertible {
     func fieldValue() -> Result<WireFieldValue, FieldValueConversion.Rejection> {
         let value = wireValue
-        if let problem = value.problem { return .failure("a CLLocation that \(problem.dropFirst("holds a location whose ".count))") }
+        if let problem = value.problem { return .failure("a CLLocation whose \(problem.dropFirst("holds a location whose ".count))") }
         return .success(.location(value))
     }
 }

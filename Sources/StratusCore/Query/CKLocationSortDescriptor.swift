@@ -30,7 +30,12 @@ open class CKLocationSortDescriptor: NSSortDescriptor, NSSecureCoding {
     // MARK: NSSecureCoding
 
     /// Location sort descriptors decode securely.
-    public class var supportsSecureCoding: Bool { true }
+    ///
+    /// `static`, not `class`: a call through the metatype of a class that inherits
+    /// `NSSortDescriptor` makes the compiler read this class's vtable, whose entry for
+    /// Foundation's (unavailable) `key` it cannot resolve next to Stratus's own `key`, and it
+    /// crashes ("result is ambiguous"; Swift 6.3 on Linux).
+    public static var supportsSecureCoding: Bool { true }
 
     /// Writes the key and the location (under `"Location"`, as CloudKit does).
     public func encode(with coder: NSCoder) {
@@ -40,7 +45,10 @@ open class CKLocationSortDescriptor: NSSortDescriptor, NSSecureCoding {
 
     /// Reads what ``encode(with:)`` wrote; nil when the key or the location is missing.
     public required init?(coder: NSCoder) {
-        guard let key = coder.decodeObject(of: NSString.self, forKey: "Key") as String?,
+        // Presence checked first: on Linux, decoding a missing object under the default failure
+        // policy (.raiseException) ends the process.
+        guard coder.containsValue(forKey: "Key"), coder.containsValue(forKey: "Location"),
+              let key = coder.decodeObject(of: NSString.self, forKey: "Key") as String?,
               let location = coder.decodeObject(of: CLLocation.self, forKey: "Location")
         else { return nil }
         relativeLocation = location
