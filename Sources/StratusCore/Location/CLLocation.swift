@@ -146,7 +146,11 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
         func component(_ key: String, missing: Double) -> Double {
             coder.containsValue(forKey: key) ? coder.decodeDouble(forKey: key) : missing
         }
-        guard let timestamp = coder.decodeObject(of: NSDate.self, forKey: CodingKey.timestamp) else { return nil }
+        // Checked first: on Linux, decoding a missing object under the default failure policy
+        // (.raiseException) ends the process.
+        guard coder.containsValue(forKey: CodingKey.timestamp),
+              let timestamp = coder.decodeObject(of: NSDate.self, forKey: CodingKey.timestamp)
+        else { return nil }
         coordinate = CLLocationCoordinate2D(latitude: component(CodingKey.latitude, missing: 0), longitude: component(CodingKey.longitude, missing: 0))
         altitude = component(CodingKey.altitude, missing: 0)
         horizontalAccuracy = component(CodingKey.horizontalAccuracy, missing: -1)

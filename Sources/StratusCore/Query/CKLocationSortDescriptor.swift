@@ -40,7 +40,10 @@ open class CKLocationSortDescriptor: NSSortDescriptor, NSSecureCoding {
 
     /// Reads what ``encode(with:)`` wrote; nil when the key or the location is missing.
     public required init?(coder: NSCoder) {
-        guard let key = coder.decodeObject(of: NSString.self, forKey: "Key") as String?,
+        // Presence checked first: on Linux, decoding a missing object under the default failure
+        // policy (.raiseException) ends the process.
+        guard coder.containsValue(forKey: "Key"), coder.containsValue(forKey: "Location"),
+              let key = coder.decodeObject(of: NSString.self, forKey: "Key") as String?,
               let location = coder.decodeObject(of: CLLocation.self, forKey: "Location")
         else { return nil }
         relativeLocation = location

@@ -88,6 +88,7 @@ extension NSPredicate {
                 case .and: return .failure(PredicateError("NOT cannot negate an AND compound in a CloudKit query"))
                 case .between: return .failure(PredicateError("NOT cannot negate BETWEEN in a CloudKit query"))
                 case .tokens: return .failure(PredicateError("NOT cannot negate a full-text token search in a CloudKit query"))
+                case .near: return .failure(PredicateError("NOT cannot negate distanceToLocation:fromLocation: in a CloudKit query; it searches only inside a circle"))
                 default: return .success(.not(parts[0]))
                 }
             default:

@@ -247,7 +247,7 @@ struct PredicateParser {
         }
         try expect(symbol: ",", "between the field and the location of \(function)")
         guard case .value(.location(let center)) = try parseExpression() else {
-            throw PredicateError("\(function) needs a CLLocation to measure from, given as %@")
+            throw PredicateError("\(function) needs a location to measure from: a CLLocation, given as %@")
         }
         try expect(symbol: ")", "to close \(function)(")
         return .distance(key, center)
@@ -310,15 +310,23 @@ struct PredicateParser {
         case "@":
             return try valueExpression(argument)
         case "d", "i", "u":
-            guard let number = argument.flatMap({ $0 as? NSNumber }) else { throw PredicateError("\(specifier) needs an integer, not \(describe(argument))") }
+            guard let number = argument.flatMap(Self.number) else { throw PredicateError("\(specifier) needs an integer, not \(describe(argument))") }
             return .value(.int64(number.int64Value))
         case "f", "g", "e":
-            guard let number = argument.flatMap({ $0 as? NSNumber }) else { throw PredicateError("\(specifier) needs a number, not \(describe(argument))") }
+            guard let number = argument.flatMap(Self.number) else { throw PredicateError("\(specifier) needs a number, not \(describe(argument))") }
             guard number.doubleValue.isFinite else { throw PredicateError("\(specifier) needs a finite number, not \(number.doubleValue)") }
             return .value(.double(number.doubleValue))
         default:
             throw PredicateError("the format specifier \(specifier) is not supported; use %@, %K, %d or %f")
         }
+    }
+
+    /// A `%d` or `%f` argument as a number: an `NSNumber` or anything that bridges to one, and
+    /// a `CGFloat` (CoreGraphics code and CloudKit's location samples pass a radius as one;
+    /// Foundation on Linux does not bridge it).
+    private static func number(_ argument: Any) -> NSNumber? {
+        if let float = argument as? CGFloat { return NSNumber(value: Double(float)) }
+        return argument as? NSNumber
     }
 
     private func valueExpression(_ argument: Any?) throws -> Expression {

@@ -39,8 +39,11 @@ struct LocationBox {
     /// meridian is at latitude atan(tan φ / cos Δλ), and distance grows away from it, so the
     /// nearest point of the edge is that latitude clamped to the edge; on a meridian facing
     /// away, the nearest point of the edge is one of its ends.
+    ///
+    /// A micrometre less still: two names of one point (a pole under two longitudes) measure
+    /// a fraction of that apart, and a box must never seem farther than a record inside it.
     func lowerBound(from point: WireLocation) -> Double {
-        EarthDistance.lowerBoundRadius * leastAngle(from: point)
+        max(0, EarthDistance.lowerBoundRadius * leastAngle(from: point) - 1e-6)
     }
 
     private func leastAngle(from point: WireLocation) -> Double {

@@ -23,8 +23,18 @@ public enum EarthDistance {
     /// differs from a 6,371 km sphere by under 0.6%, so 1% less is a safe lower bound.
     public static let lowerBoundRadius = 6_371_000.0 * 0.99
 
-    /// The distance between `a` and `b` in metres.
+    /// The distance between `a` and `b` in metres; the same, to the last bit, as the distance
+    /// between `b` and `a`.
     public static func metres(_ a: WireLocation, _ b: WireLocation) -> Double {
+        // Vincenty's iteration and the sphere's radius depend on which point comes first, so
+        // the point that sorts first always does: a radius computed as `here.distance(from:
+        // place)` then puts `place` exactly on the circle a query evaluates, whichever way
+        // round the record and the centre are measured.
+        if (b.latitude, b.longitude) < (a.latitude, a.longitude) { return measured(b, a) }
+        return measured(a, b)
+    }
+
+    private static func measured(_ a: WireLocation, _ b: WireLocation) -> Double {
         let Δφ = b.latitude - a.latitude
         let Δλ = b.longitude - a.longitude
         if abs(Δφ) <= 2, abs(Δλ) <= 2 {
@@ -86,7 +96,7 @@ public enum EarthDistance {
     }
 
     /// The fallback for points Vincenty's formula cannot measure: the haversine distance on a
-    /// sphere whose radius follows the first point's latitude.
+    /// sphere whose radius follows the first point's latitude (the point that sorts first).
     private static func sphere(_ a: WireLocation, _ b: WireLocation) -> Double {
         let radius = 6_378_160 - 21_000 * abs(sin(a.latitude * radiansPerDegree))
         return radius * centralAngle(latitude: a.latitude, longitude: a.longitude, latitude: b.latitude, longitude: b.longitude)
@@ -96,7 +106,9 @@ public enum EarthDistance {
     /// radians (0…π), by the haversine formula.
     public static func centralAngle(latitude φ1: Double, longitude λ1: Double, latitude φ2: Double, longitude λ2: Double) -> Double {
         let sinHalfΔφ = sin((φ2 - φ1) * radiansPerDegree / 2)
-        let sinHalfΔλ = sin((λ2 - λ1) * radiansPerDegree / 2)
+        // Reduced to -180…180 first, so that the two names of the antimeridian (180 and -180)
+        // are 0° apart exactly, not sin(π) ≈ 1e-16 apart.
+        let sinHalfΔλ = sin(remainder(λ2 - λ1, 360) * radiansPerDegree / 2)
         let h = sinHalfΔφ * sinHalfΔφ + cos(φ1 * radiansPerDegree) * cos(φ2 * radiansPerDegree) * sinHalfΔλ * sinHalfΔλ
         return 2 * asin(min(1, max(0, h).squareRoot()))
     }

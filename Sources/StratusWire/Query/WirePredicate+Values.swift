@@ -11,6 +11,7 @@ extension WirePredicate {
     ///   kind, as a list field does.
     /// - The aggregate `{…}` of `IN` and `ANY … IN` may mix kinds (`likes IN {1, 2.5}` holds an
     ///   integer and a double, which compare as numbers) but holds no list.
+    /// - A distance is never negated: CloudKit searches only inside a circle.
     /// - A location is compared only by distance (``near(_:center:kilometres:inclusive:)``),
     ///   never by `==`, `IN` or order.
     /// - Every location is a valid coordinate with finite components, and a distance's
@@ -27,6 +28,8 @@ extension WirePredicate {
             switch predicate {
             case .and(let parts):
                 pending.append(contentsOf: parts)
+            case .not(.near(let field, _, _, _)):
+                return "the distance from '\(field)' is negated; CloudKit searches only inside a circle, never outside one"
             case .not(let inner):
                 pending.append(inner)
             case .isIn(let field, let values), .listContainsAny(let field, let values):
