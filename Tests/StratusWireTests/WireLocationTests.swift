@@ -67,12 +67,18 @@ final class WireLocationTests: XCTestCase {
                 .compare(.field("kind"), .equal, .value(.string("owl"))),
                 .near(.field("nest"), center: london, kilometres: 3, inclusive: true),
             ]),
-            .compare(.field("place"), .equal, .value(.location(london))),
         ]
         for predicate in predicates {
             let encoded = bytes { predicate.write(to: &$0) }
             XCTAssertEqual(read(encoded) { reader throws(BinaryFormatError) in try WirePredicate.read(from: &reader) }, predicate)
             XCTAssertNil(predicate.valueProblem)
+        }
+        // Readable, but no query may use them: locations compare only by distance, inside a circle.
+        for refused: WirePredicate in [.compare(.field("place"), .equal, .value(.location(london))),
+                                       .not(.near(.field("place"), center: london, kilometres: 5, inclusive: false))] {
+            let encoded = bytes { refused.write(to: &$0) }
+            XCTAssertEqual(read(encoded) { reader throws(BinaryFormatError) in try WirePredicate.read(from: &reader) }, refused)
+            XCTAssertNotNil(refused.valueProblem)
         }
     }
 
