@@ -43,8 +43,11 @@ struct LocationBox {
     /// A micrometre less still: two names of one point (a pole under two longitudes) measure
     /// a fraction of that apart, and a box must never seem farther than a record inside it.
     func lowerBound(from point: WireLocation) -> Double {
-        max(0, EarthDistance.lowerBoundRadius * leastAngle(from: point) - 1e-6)
+        max(0, EarthDistance.lowerBoundRadius * leastAngle(from: point) - Self.slack)
     }
+
+    /// The micrometre every lower bound gives away.
+    static let slack = 1e-6
 
     private func leastAngle(from point: WireLocation) -> Double {
         let φ = point.latitude

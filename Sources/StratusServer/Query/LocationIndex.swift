@@ -128,7 +128,7 @@ final class LocationIndex {
                 pending.append(contentsOf: children)
                 continue
             }
-            for entry in node.entries {
+            for entry in node.entries where WirePredicate.isWithin(Self.lowerBound(entry.location, center), kilometres: kilometres, inclusive: true) {
                 examined += 1
                 let distance = EarthDistance.metres(entry.location, center)
                 if WirePredicate.isWithin(distance, kilometres: kilometres, inclusive: inclusive) { body(entry, distance) }
@@ -140,29 +140,45 @@ final class LocationIndex {
     /// records at the same distance in record-name order (as ``QueryOrder`` breaks ties);
     /// until `body` returns false.
     ///
-    /// A best-first search: boxes and records wait in one queue ordered by distance, a box
-    /// before a record at the same distance, so a record leaves the queue only when no box
-    /// still waiting can hold a nearer one.
+    /// A best-first search: boxes, records known by a lower bound of their distance, and
+    /// records measured exactly wait in one queue ordered by distance (at the same distance in
+    /// that order, records by name), so a measured record leaves the queue only when nothing
+    /// still waiting can be nearer; a record is measured exactly (the costly part) only when
+    /// its bound comes up.
     func nearest(to center: WireLocation, examined: inout Int, _ body: (Entry, Double) -> Bool) {
-        var queue = Heap<Candidate>(precedes: Candidate.precedes)
-        queue.insert(Candidate(distance: root.box.lowerBound(from: center), node: root, entry: nil))
+        // The tree does not change during the search (the zone's lock is held), so the queue
+        // refers to boxes without retaining them.
+        var queue = Heap<Candidate>()
+        queue.insert(Candidate(distance: root.box.lowerBound(from: center), kind: .box, node: Unmanaged.passUnretained(root), slot: 0))
         while let candidate = queue.popFirst() {
-            if let entry = candidate.entry {
-                guard body(entry, candidate.distance) else { return }
-                continue
-            }
-            guard let node = candidate.node else { continue }
-            if let children = node.children {
-                for child in children where child.count > 0 {
-                    queue.insert(Candidate(distance: child.box.lowerBound(from: center), node: child, entry: nil))
-                }
-            } else {
-                for entry in node.entries {
-                    examined += 1
-                    queue.insert(Candidate(distance: EarthDistance.metres(entry.location, center), node: nil, entry: entry))
+            let node = candidate.node.takeUnretainedValue()
+            switch candidate.kind {
+            case .measured:
+                guard body(node.entries[candidate.slot], candidate.distance) else { return }
+            case .bounded:
+                examined += 1
+                let distance = EarthDistance.metres(node.entries[candidate.slot].location, center)
+                queue.insert(Candidate(distance: distance, kind: .measured, node: candidate.node, slot: candidate.slot))
+            case .box:
+                if let children = node.children {
+                    for child in children where child.count > 0 {
+                        queue.insert(Candidate(distance: child.box.lowerBound(from: center), kind: .box, node: Unmanaged.passUnretained(child), slot: 0))
+                    }
+                } else {
+                    for (slot, entry) in node.entries.enumerated() {
+                        queue.insert(Candidate(distance: Self.lowerBound(entry.location, center), kind: .bounded, node: candidate.node, slot: slot))
+                    }
                 }
             }
         }
+    }
+
+    /// A distance in metres that `location` is no nearer to `center` than, as a box's
+    /// (``LocationBox/lowerBound(from:)``): a haversine on a smaller sphere, several times
+    /// cheaper than the distance itself.
+    private static func lowerBound(_ location: WireLocation, _ center: WireLocation) -> Double {
+        let angle = EarthDistance.centralAngle(latitude: center.latitude, longitude: center.longitude, latitude: location.latitude, longitude: location.longitude)
+        return max(0, EarthDistance.lowerBoundRadius * angle - LocationBox.slack)
     }
 
     /// Calls `body` with the names of the records without a location in the field, in
@@ -175,18 +191,31 @@ final class LocationIndex {
         }
     }
 
-    private struct Candidate {
+    /// A box, or a record of a leaf (by its slot) known by a bound or measured; at the same
+    /// distance in that order, and measured records by name.
+    private struct Candidate: Comparable {
         var distance: Double
-        var node: Node?
-        var entry: Entry?
+        var kind: Kind
+        var node: Unmanaged<Node>
+        var slot: Int
 
-        static func precedes(_ lhs: Candidate, _ rhs: Candidate) -> Bool {
+        enum Kind: UInt8 {
+            case box, bounded, measured
+        }
+
+        static func < (lhs: Candidate, rhs: Candidate) -> Bool {
             if lhs.distance != rhs.distance { return lhs.distance < rhs.distance }
-            switch (lhs.entry, rhs.entry) {
-            case (nil, .some): return true
-            case (.some(let left), .some(let right)): return TextSearch.scalarOrder(left.name, right.name)
-            default: return false
-            }
+            if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }
+            guard lhs.kind == .measured else { return false }
+            return TextSearch.scalarOrder(lhs.name, rhs.name)
+        }
+
+        static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+            !(lhs < rhs) && !(rhs < lhs)
+        }
+
+        private var name: String {
+            node.takeUnretainedValue().entries[slot].name
         }
     }
 }

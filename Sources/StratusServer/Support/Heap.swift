@@ -1,11 +1,6 @@
-/// A binary min-heap: the element that precedes all others comes out first.
-struct Heap<Element> {
+/// A binary min-heap: the smallest element comes out first.
+struct Heap<Element: Comparable> {
     private var elements: [Element] = []
-    private let precedes: (Element, Element) -> Bool
-
-    init(precedes: @escaping (Element, Element) -> Bool) {
-        self.precedes = precedes
-    }
 
     var isEmpty: Bool { elements.isEmpty }
 
@@ -14,13 +9,13 @@ struct Heap<Element> {
         var child = elements.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard precedes(elements[child], elements[parent]) else { break }
+            guard elements[child] < elements[parent] else { break }
             elements.swapAt(child, parent)
             child = parent
         }
     }
 
-    /// Removes and returns the first element; nil when empty.
+    /// Removes and returns the smallest element; nil when empty.
     mutating func popFirst() -> Element? {
         guard !elements.isEmpty else { return nil }
         elements.swapAt(0, elements.count - 1)
@@ -30,8 +25,8 @@ struct Heap<Element> {
             let left = 2 * parent + 1
             let right = left + 1
             var smallest = parent
-            if left < elements.count, precedes(elements[left], elements[smallest]) { smallest = left }
-            if right < elements.count, precedes(elements[right], elements[smallest]) { smallest = right }
+            if left < elements.count, elements[left] < elements[smallest] { smallest = left }
+            if right < elements.count, elements[right] < elements[smallest] { smallest = right }
             guard smallest != parent else { return first }
             elements.swapAt(parent, smallest)
             parent = smallest
