@@ -7,18 +7,6 @@ import _StratusTestSupport
 final class RecordValueTests: XCTestCase {
     private let date = Date(timeIntervalSince1970: 1_767_225_600.25)
 
-    private func archiveRoundTrip(_ record: CKRecord) throws -> CKRecord {
-        let data = try NSKeyedArchiver.archivedData(withRootObject: record, requiringSecureCoding: true)
-        return try XCTUnwrap(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKRecord.self, from: data))
-    }
-
-    /// Runs `check` on the record itself, on a copy, and on an archived and decoded record.
-    private func assertEverywhere(_ record: CKRecord, _ check: (CKRecord) throws -> Void) throws {
-        try check(record)
-        try check(try XCTUnwrap(record.copy() as? CKRecord))
-        try check(try archiveRoundTrip(record))
-    }
-
     func testStringsReadBackAsStringAndNSString() throws {
         let record = CKRecord(recordType: "Party")
         record["title"] = "Clowns 🤡 at the park"

@@ -67,6 +67,17 @@ final class LocationPredicateTests: XCTestCase {
 
     // MARK: - Refused forms
 
+    /// Asserts that each predicate is refused with a message naming its part.
+    private func assertRefused(_ cases: [(NSPredicate, String)], file: StaticString = #filePath, line: UInt = #line) {
+        for (index, (predicate, part)) in cases.enumerated() {
+            guard let message = refusal(predicate) else {
+                XCTFail("case \(index) accepted, expected a refusal naming \(part)", file: file, line: line)
+                continue
+            }
+            XCTAssertTrue(message.contains(part), "case \(index): '\(message)' does not name \(part)", file: file, line: line)
+        }
+    }
+
     func testOutsideACircleAndOtherComparisonsAreRefused() {
         let cases: [(NSPredicate, String)] = [
             (NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) > 5", london), "outside a circle"),
@@ -79,13 +90,7 @@ final class LocationPredicateTests: XCTestCase {
             (NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) BETWEEN {1, 5}", london), "distanceToLocation"),
             (NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) IN {1, 5}", london), "distanceToLocation"),
         ]
-        for (index, (predicate, part)) in cases.enumerated() {
-            guard let message = refusal(predicate) else {
-                XCTFail("case \(index) accepted, expected a refusal naming \(part)")
-                continue
-            }
-            XCTAssertTrue(message.contains(part), "case \(index): '\(message)' does not name \(part)")
-        }
+        assertRefused(cases)
     }
 
     func testNegatedDistancesAreRefusedInEverySpelling() {
@@ -128,13 +133,7 @@ final class LocationPredicateTests: XCTestCase {
             (NSPredicate(format: "distanceToLocation:fromLocation:(place, %@ < 5", london), "to close"),
             (NSPredicate(format: "distanceToLocation:fromLocation:(place, %@)", london), "operator"),
         ]
-        for (index, (predicate, part)) in cases.enumerated() {
-            guard let message = refusal(predicate) else {
-                XCTFail("case \(index) accepted, expected a refusal naming \(part)")
-                continue
-            }
-            XCTAssertTrue(message.contains(part), "case \(index): '\(message)' does not name \(part)")
-        }
+        assertRefused(cases)
     }
 
     func testMalformedDistanceStringsNeverCrash() {

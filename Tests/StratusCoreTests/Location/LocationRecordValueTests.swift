@@ -9,18 +9,6 @@ import XCTest
 final class LocationRecordValueTests: XCTestCase {
     private let noon = Date(timeIntervalSinceReferenceDate: 800_000_000.125)
 
-    private func archiveRoundTrip(_ record: CKRecord) throws -> CKRecord {
-        let data = try NSKeyedArchiver.archivedData(withRootObject: record, requiringSecureCoding: true)
-        return try XCTUnwrap(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKRecord.self, from: data))
-    }
-
-    /// Runs `check` on the record itself, on a copy, and on an archived and decoded record.
-    private func assertEverywhere(_ record: CKRecord, _ check: (CKRecord) throws -> Void) throws {
-        try check(record)
-        try check(try XCTUnwrap(record.copy() as? CKRecord))
-        try check(try archiveRoundTrip(record))
-    }
-
     /// A location with every component set, accuracies of course and speed included.
     private func tower(latitude: Double = 51.5081, longitude: Double = -0.0759) -> CLLocation {
         CLLocation(
