@@ -8,8 +8,8 @@ import Stratus
 // pushes while offline and recovers through the notification collection; the app start-up
 // graph of WWDC 2015's "Advanced NSOperations" with the retry and batch-splitting recipes;
 // two devices syncing contacts through CKSyncEngine, with a conflict resolved in the
-// delegate; a party shared with two friends, one who may write and one who may not; then a
-// look at the value model.
+// delegate; a party shared with two friends, one who may write and one who may not; parties
+// near the park, by distance; then a look at the value model.
 
 let server = CloudServer(clock: ManualClock())
 let report = try await ClownCentral.run(on: server) { print("• \($0)") }
@@ -38,6 +38,9 @@ print("Contacts: \(contacts.contactCounts.phone) on the phone, \(contacts.contac
 print("")
 let planning = try await PartyPlanning.run(on: server) { print("• \($0)") }
 print("Shared party: Coco saw \(planning.attendeesSeen.coco.count) attendees, the organizer now has \(planning.organizerAttendees.count); Pippo's write: \(planning.pippoWriteError?.title ?? "allowed").")
+
+print("")
+_ = try await NearbyParties.run(on: server) { print("• \($0)") }
 
 print("")
 print("The value model, as CloudKit code uses it:")

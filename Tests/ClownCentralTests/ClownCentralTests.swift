@@ -152,3 +152,16 @@ final class PartyPlanningTests: XCTestCase {
         XCTAssertEqual(report.zonesAfterUnsharing.pippo, 0)
     }
 }
+
+/// The demo's parties near the park, checked.
+final class NearbyPartiesTests: XCTestCase {
+    func testPartiesWithinTheRadiusComeNearestFirstAndTheSubscriptionHearsOfThem() async throws {
+        var narration: [String] = []
+        let report = try await NearbyParties.run(on: CloudServer(clock: ManualClock())) { narration.append($0) }
+        XCTAssertEqual(report.nearby, ["golden-gate-park", "mission-dolores", "berkeley-marina"])
+        XCTAssertEqual(report.kilometres.first, 0)
+        XCTAssertEqual(report.kilometres, report.kilometres.sorted())
+        XCTAssertEqual(report.notified, ["berkeley-marina", "golden-gate-park", "mission-dolores"])
+        XCTAssertEqual(narration.count, 3)
+    }
+}
