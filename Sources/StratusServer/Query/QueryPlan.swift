@@ -29,9 +29,11 @@ enum QueryPlan {
     init(query: WireQuery, equality: (field: WireQueryField, value: WireFieldValue)?, context: WirePredicateContext) {
         let circle = query.predicate.indexableCircle
         if let sort = query.sortDescriptors.first, let center = sort.relativeLocation, case .field(let field) = sort.field,
-           query.sortDescriptors.count == 1, sort.ascending {
-            let bound = circle.flatMap { $0.field == field && $0.center == center ? $0 : nil }
-            self = .nearest(LocationIndexKey(recordType: query.recordType, field: field), center: center, circle: bound)
+           query.sortDescriptors.count == 1, sort.ascending,
+           circle.map({ $0.field == field && EarthDistance.measuresAlike(from: $0.center, and: center) }) ?? true {
+            // Nearest first, ending at the circle's edge when there is one: it is measured
+            // from the same point. A circle around another point is read whole instead.
+            self = .nearest(LocationIndexKey(recordType: query.recordType, field: field), center: center, circle: circle)
         } else if let circle {
             self = .inCircle(LocationIndexKey(recordType: query.recordType, field: circle.field), circle)
         } else if query.sortDescriptors.contains(where: { $0.relativeLocation != nil }) {

@@ -23,6 +23,14 @@ public enum EarthDistance {
     /// differs from a 6,371 km sphere by under 0.6%, so 1% less is a safe lower bound.
     public static let lowerBoundRadius = 6_371_000.0 * 0.99
 
+    /// Whether every distance from `a` equals the distance from `b`: the same coordinate, and
+    /// the same altitude where one counts (a positive vertical accuracy). Locations made at
+    /// different times, or with other accuracies, course or speed, measure alike.
+    public static func measuresAlike(from a: WireLocation, and b: WireLocation) -> Bool {
+        guard a.latitude == b.latitude, a.longitude == b.longitude, (a.verticalAccuracy > 0) == (b.verticalAccuracy > 0) else { return false }
+        return a.verticalAccuracy <= 0 || a.altitude == b.altitude
+    }
+
     /// The distance between `a` and `b` in metres; the same, to the last bit, as the distance
     /// between `b` and `a`.
     public static func metres(_ a: WireLocation, _ b: WireLocation) -> Double {

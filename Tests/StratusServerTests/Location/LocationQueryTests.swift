@@ -102,6 +102,23 @@ final class LocationQueryTests: ServerTestCase {
         XCTAssertFalse(expected.isEmpty)
     }
 
+    func testACircleWithANearestFirstSortReadsOnlyTheCircleWhicheverPointTheSortMeasuresFrom() async throws {
+        let places = randomPlaces(20_000, seed: 31)
+        try await save(places)
+        // The app makes its two CLLocations at different times: they still measure alike.
+        let here = CLLocation(coordinate: CLLocationCoordinate2D(latitude: 40.4, longitude: -3.7), altitude: 0, horizontalAccuracy: 5, verticalAccuracy: -1, timestamp: Date(timeIntervalSinceReferenceDate: 1))
+        let sameSpot = CLLocation(latitude: 40.4, longitude: -3.7)
+        let elsewhere = CLLocation(latitude: 41.4, longitude: 2.2)
+        for sortFrom in [sameSpot, elsewhere] {
+            let query = CKQuery(recordType: "Place", predicate: near(here, 400))
+            query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: sortFrom)]
+            let names = try await allPages(query, limit: 400)
+            XCTAssertEqual(names, bruteForce(places.filter { ($0["location"] as? CLLocation).map { $0.distance(from: here) / 1000 < 400 } ?? false }, from: sortFrom))
+            XCTAssertFalse(names.isEmpty)
+            XCTAssertLessThan(server.lastQueryExaminedCount, 400, "sorted from \(sortFrom): reads the circle, not 20,000 places")
+        }
+    }
+
     func testTiesInDistanceComeInRecordNameOrderOnEveryPage() async throws {
         // Eight points, five places at each, saved and named out of order; and a ring of
         // places at the pole under different longitudes.
