@@ -57,11 +57,23 @@ final class LocationIndex {
     private let root = Node(box: .world, depth: 0)
     private var unlocated = SortedIndex<String>(precedes: TextSearch.scalarOrder)
 
+    /// An index of `records`, built in one pass: the located records are split among the
+    /// quarters of the tree level by level, instead of being inserted one by one.
     init(key: LocationIndexKey, records: some Sequence<StoredRecord>) {
         self.key = key
+        var located: [Entry] = []
+        var unlocatedNames: [String] = []
         for stored in records where stored.record.recordType == key.recordType {
-            insert(stored.record)
+            if case .location(let location)? = stored.record.fields[key.field] {
+                located.append(Entry(name: stored.record.recordID.recordName, location: location))
+            } else {
+                unlocatedNames.append(stored.record.recordID.recordName)
+            }
         }
+        for name in unlocatedNames.sorted(by: TextSearch.scalarOrder) { unlocated.insert(name) }
+        root.entries = located
+        root.count = located.count
+        if located.count > Self.leafCapacity { split(root) }
     }
 
     /// The number of records with a location in the field.

@@ -47,6 +47,11 @@ final class LocationIndexTests: XCTestCase {
             }
             let located = current.compactMap { name, location in location.map { (name, $0) } }
             XCTAssertEqual(index.count, located.count, "seed \(seed)")
+            // The same records loaded at once, as a zone's first location query builds its index.
+            let built = LocationIndex(
+                key: LocationIndexKey(recordType: "Place", field: "at"),
+                records: current.map { StoredRecord(record: record($0.key, $0.value), assetBytes: 0) }
+            )
 
             for center in [cluster, WireLocation(latitude: 90, longitude: 0), WireLocation(latitude: 0, longitude: -180), randomLocation(&generator)] {
                 let expected = located.map { ($0.0, EarthDistance.metres($0.1, center)) }
@@ -58,6 +63,12 @@ final class LocationIndexTests: XCTestCase {
                     return true
                 }
                 XCTAssertEqual(nearest, expected.map(\.0), "seed \(seed), nearest to \(center)")
+                var nearestBuilt: [String] = []
+                built.nearest(to: center, examined: &examined) { entry, _ in
+                    nearestBuilt.append(entry.name)
+                    return true
+                }
+                XCTAssertEqual(nearestBuilt, nearest, "seed \(seed), built at once")
 
                 let kilometres = (expected.dropFirst(expected.count / 3).first?.1 ?? 1000) / 1000
                 var inside: [String] = []
@@ -67,6 +78,9 @@ final class LocationIndexTests: XCTestCase {
             var unlocated: [String] = []
             index.forEachUnlocated(after: nil) { unlocated.append($0); return true }
             XCTAssertEqual(unlocated, current.filter { $0.value == nil }.keys.sorted { TextSearch.scalarOrder($0, $1) }, "seed \(seed)")
+            var unlocatedBuilt: [String] = []
+            built.forEachUnlocated(after: nil) { unlocatedBuilt.append($0); return true }
+            XCTAssertEqual(unlocatedBuilt, unlocated, "seed \(seed), built at once")
         }
     }
 
