@@ -278,7 +278,7 @@ final class WireLocationTests: XCTestCase {
     /// formula and as much by the sphere's), so the index must allow a micrometre of slack.
     func testEveryDistanceIsAtLeastTheLowerBoundSphereDistance() {
         for (a, b) in pairs(count: 20_000, seed: 0x5EED_0001) {
-            let distance = EarthDistance.metres(a, b)
+            let distance = EarthDistance.geodesic(a, b)
             let bound = EarthDistance.lowerBoundRadius * EarthDistance.centralAngle(latitude: a.latitude, longitude: a.longitude, latitude: b.latitude, longitude: b.longitude)
             if !(distance + 1e-6 >= bound) {
                 return XCTFail("\(a) to \(b): \(distance) m is below the bound \(bound) m")
@@ -288,19 +288,22 @@ final class WireLocationTests: XCTestCase {
 
     func testDistancesAreFiniteNonNegativeAndAtMostHalfTheMeridianRound() {
         for (a, b) in pairs(count: 20_000, seed: 0x5EED_0002) {
-            let distance = EarthDistance.metres(a, b)
-            // Half the equator, 20,037.5 km, is the longest any path between two points needs.
-            if !(distance.isFinite && distance >= 0 && distance <= 20_040_000) {
-                return XCTFail("\(a) to \(b): \(distance) m")
+            for distance in [EarthDistance.geodesic(a, b), EarthDistance.coreLocation(a, b)] {
+                // Half the equator, 20,037.5 km, is the longest any path between two points needs.
+                if !(distance.isFinite && distance >= 0 && distance <= 20_040_000) {
+                    return XCTFail("\(a) to \(b): \(distance) m")
+                }
             }
         }
     }
 
     func testDistancesAreSymmetric() {
         for (a, b) in pairs(count: 20_000, seed: 0x5EED_0003) {
-            let there = EarthDistance.metres(a, b), back = EarthDistance.metres(b, a)
-            if there != back {
-                return XCTFail("\(a) to \(b) is \(there) m, back \(back) m")
+            for measure in [EarthDistance.geodesic, EarthDistance.coreLocation] {
+                let there = measure(a, b), back = measure(b, a)
+                if there != back {
+                    return XCTFail("\(a) to \(b) is \(there) m, back \(back) m")
+                }
             }
         }
     }
@@ -309,7 +312,8 @@ final class WireLocationTests: XCTestCase {
         var generator = SeededGenerator(seed: 0x5EED_0004)
         for _ in 0..<5_000 {
             let a = randomLocation(using: &generator)
-            XCTAssertEqual(EarthDistance.metres(a, a), 0, "\(a)")
+            XCTAssertEqual(EarthDistance.geodesic(a, a), 0, "\(a)")
+            XCTAssertEqual(EarthDistance.coreLocation(a, a), 0, "\(a)")
         }
     }
 
@@ -320,7 +324,52 @@ final class WireLocationTests: XCTestCase {
         XCTAssertEqual(EarthDistance.centralAngle(latitude: 89, longitude: 0, latitude: 89, longitude: 180), .pi / 90, accuracy: 1e-14)
         XCTAssertEqual(EarthDistance.centralAngle(latitude: 12, longitude: 34, latitude: 12, longitude: 34), 0)
         XCTAssertEqual(EarthDistance.centralAngle(latitude: -45, longitude: -180, latitude: -45, longitude: 180), 0, "one meridian, two names")
-        XCTAssertEqual(EarthDistance.metres(WireLocation(latitude: -45, longitude: -180), WireLocation(latitude: -45, longitude: 180)), 0)
+        XCTAssertEqual(EarthDistance.geodesic(WireLocation(latitude: -45, longitude: -180), WireLocation(latitude: -45, longitude: 180)), 0)
+        XCTAssertEqual(EarthDistance.coreLocation(WireLocation(latitude: -45, longitude: -180), WireLocation(latitude: -45, longitude: 180)), 0)
         XCTAssertLessThanOrEqual(EarthDistance.lowerBoundRadius, 6_356_752 * 0.995, "below the polar radius, with room for the sphere's rounding")
+    }
+
+    // MARK: The geodesic queries measure
+
+    func testTheGeodesicGrowsSteadilyWhereCoreLocationSwitchesFormulas() {
+        let origin = WireLocation(latitude: 60, longitude: 0)
+        var previous = 0.0
+        for step in 0...400 {
+            let distance = EarthDistance.geodesic(origin, WireLocation(latitude: 60, longitude: 1.98 + Double(step) * 1e-4))
+            XCTAssertGreaterThan(distance, previous, "step \(step)")
+            previous = distance
+        }
+        let nearer = WireLocation(latitude: 60, longitude: 1.9999999), farther = WireLocation(latitude: 60, longitude: 2.0000001)
+        XCTAssertLessThan(EarthDistance.geodesic(origin, nearer), EarthDistance.geodesic(origin, farther))
+        XCTAssertGreaterThan(EarthDistance.coreLocation(origin, nearer), EarthDistance.coreLocation(origin, farther), "CoreLocation's own jump, kept in distance(from:)")
+    }
+
+    func testTheGeodesicIgnoresAltitudeAndAPolesLongitude() {
+        let from = WireLocation(latitude: 27.5, longitude: 86.5)
+        let summit = WireLocation(latitude: 27.9881, longitude: 86.925, altitude: 8_848, verticalAccuracy: 5)
+        let base = WireLocation(latitude: 27.9881, longitude: 86.925, altitude: 0, verticalAccuracy: 5)
+        XCTAssertEqual(EarthDistance.geodesic(from, summit), EarthDistance.geodesic(from, base))
+        XCTAssertNotEqual(EarthDistance.coreLocation(from, summit), EarthDistance.coreLocation(from, base), "CoreLocation raises short distances by the mean altitude")
+        let poles = [0.0, 49, -120, 180].map { WireLocation(latitude: 90, longitude: $0) }
+        let seen = WireLocation(latitude: 89, longitude: 50)
+        XCTAssertEqual(Set(poles.map { EarthDistance.geodesic(seen, $0) }).count, 1)
+        XCTAssertEqual(EarthDistance.geodesic(poles[0], poles[2]), 0)
+        XCTAssertTrue(EarthDistance.measuresAlike(from: poles[1], and: poles[3]))
+        XCTAssertTrue(EarthDistance.measuresAlike(from: summit, and: base))
+        XCTAssertFalse(EarthDistance.measuresAlike(from: summit, and: from))
+    }
+
+    func testTheGeodesicAndCoreLocationDifferByAFractionOfAPercentAtMost() {
+        for (a, b) in pairs(count: 20_000, seed: 0x5EED_0005) {
+            let geodesic = EarthDistance.geodesic(a, b), coreLocation = EarthDistance.coreLocation(a, b)
+            // Aside: CoreLocation's equator rule (0.17% over for nearly antipodal points on it),
+            // and its tangent plane within 10° of a pole, which drifts by tens of metres.
+            guard !(a.latitude == 0 && b.latitude == 0), abs(a.latitude) < 80, abs(b.latitude) < 80 else { continue }
+            // The tangent plane is CoreLocation's approximation for points under 2° apart: off
+            // by up to about 0.1%.
+            if !(abs(geodesic - coreLocation) <= 1 + geodesic * 2e-3) {
+                return XCTFail("\(a) to \(b): geodesic \(geodesic) m, CoreLocation \(coreLocation) m")
+            }
+        }
     }
 }

@@ -98,7 +98,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     /// The distance to `location` in metres along the Earth's surface, ignoring the difference
     /// in altitude, computed as CoreLocation computes it (``EarthDistance``).
     public func distance(from location: CLLocation) -> CLLocationDistance {
-        EarthDistance.metres(wireValue, location.wireValue)
+        EarthDistance.coreLocation(wireValue, location.wireValue)
     }
 
     // MARK: NSCopying

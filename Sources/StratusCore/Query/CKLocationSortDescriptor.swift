@@ -11,7 +11,9 @@ import CoreLocation
 /// query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: here)]
 /// ```
 ///
-/// Distances are measured as `CLLocation.distance(from:)` measures them; records at the same
+/// Distances are measured along the Earth's curvature without regard to altitude, as CloudKit
+/// documents (``EarthDistance/geodesic(_:_:)``, which `CLLocation.distance(from:)` matches to
+/// within a fraction of a percent); records at the same
 /// distance come in record-name order, and records without a location in the field come after
 /// all the others. The descriptor is ascending, as CloudKit makes it.
 ///

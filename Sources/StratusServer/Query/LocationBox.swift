@@ -29,7 +29,7 @@ struct LocationBox {
     }
 
     /// A distance in metres that no point of the box is nearer to `point` than, as
-    /// ``EarthDistance`` measures: the least central angle from the point to the box on a
+    /// ``EarthDistance/geodesic(_:_:)`` measures: the least central angle from the point to the box on a
     /// sphere, times ``EarthDistance/lowerBoundRadius``.
     ///
     /// Inside the box's longitudes the nearest point lies due north or south. Outside them it

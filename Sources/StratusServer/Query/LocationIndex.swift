@@ -12,7 +12,7 @@ struct LocationIndexKey: Hashable {
 ///
 /// Searches go down the tree nearest box first, bounding each box's distance from below
 /// (``LocationBox/lowerBound(from:)``) and measuring each record read exactly with
-/// ``EarthDistance``; the records whose exact distance was measured are the query's examined
+/// ``EarthDistance/geodesic(_:_:)``; the records whose exact distance was measured are the query's examined
 /// count. Records of the type without a location in the field are kept by name, for the tail
 /// of a location sort. Made the first time a query needs it and kept up to date on every
 /// write after that, under the zone's lock.
@@ -142,7 +142,7 @@ final class LocationIndex {
             }
             for entry in node.entries where WirePredicate.isWithin(Self.lowerBound(entry.location, center), kilometres: kilometres, inclusive: true) {
                 examined += 1
-                let distance = EarthDistance.metres(entry.location, center)
+                let distance = EarthDistance.geodesic(entry.location, center)
                 if WirePredicate.isWithin(distance, kilometres: kilometres, inclusive: inclusive) { body(entry, distance) }
             }
         }
@@ -169,7 +169,7 @@ final class LocationIndex {
                 guard body(node.entries[candidate.slot], candidate.distance) else { return }
             case .bounded:
                 examined += 1
-                let distance = EarthDistance.metres(node.entries[candidate.slot].location, center)
+                let distance = EarthDistance.geodesic(node.entries[candidate.slot].location, center)
                 queue.insert(Candidate(distance: distance, kind: .measured, node: candidate.node, slot: candidate.slot))
             case .box:
                 if let children = node.children {
@@ -194,13 +194,10 @@ final class LocationIndex {
     }
 
     /// Calls `body` with the names of the records without a location in the field, in
-    /// record-name order, from the first after `name` (from the first when nil), until `body`
-    /// returns false.
-    func forEachUnlocated(after name: String?, _ body: (String) -> Bool) {
-        unlocated.forEach(from: name) { candidate in
-            if let name, candidate.unicodeScalars.elementsEqual(name.unicodeScalars) { return true }
-            return body(candidate)
-        }
+    /// record-name order, from `name` itself (from the first when nil), until `body` returns
+    /// false.
+    func forEachUnlocated(from name: String?, _ body: (String) -> Bool) {
+        unlocated.forEach(from: name, body)
     }
 
     /// A box, or a record of a leaf (by its slot) known by a bound or measured; at the same

@@ -15,7 +15,7 @@ struct QueryOrder {
             let value = record.value(for: descriptor.field)
             guard let center = descriptor.relativeLocation else { return value }
             guard case .location(let location)? = value else { return nil }
-            return .double(EarthDistance.metres(location, center))
+            return .double(EarthDistance.geodesic(location, center))
         }, recordID: record.recordID)
     }
 

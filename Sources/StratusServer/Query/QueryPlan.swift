@@ -90,11 +90,15 @@ enum QueryPlan {
                 }
             }
             guard going, circle == nil else { return }
-            let after = start.flatMap { ($0.values.first ?? nil) == nil ? $0.recordID.recordName : nil }
-            index.forEachUnlocated(after: after) { name in
+            // From the cursor's name on, its own record included: the same name in a later
+            // zone comes after it.
+            let from = start.flatMap { ($0.values.first ?? nil) == nil ? $0.recordID.recordName : nil }
+            index.forEachUnlocated(from: from) { name in
                 guard let stored = zone.record(named: name) else { return true }
+                let key = QueryOrder.Key(values: [nil], recordID: stored.record.recordID)
+                guard isAfterStart(key) else { return true }
                 examined += 1
-                return consider(stored, QueryOrder.Key(values: [nil], recordID: stored.record.recordID))
+                return consider(stored, key)
             }
         case .inCircle(let indexKey, let circle):
             zone.locationIndex(for: indexKey).within(circle.center, kilometres: circle.kilometres, inclusive: circle.inclusive, examined: &examined) { entry, _ in

@@ -1,14 +1,16 @@
 import Foundation
 
-/// Distances over the Earth's surface as CoreLocation's `distance(from:)` computes them, so
-/// that a query's radius, a location sort and `CLLocation.distance(from:)` agree to the last
-/// bit on every platform.
+/// Distances over the Earth's surface, on the WGS-84 ellipsoid: as queries measure them
+/// (``geodesic(_:_:)``), and as CoreLocation's `distance(from:)` computes them
+/// (``coreLocation(_:_:)``).
 ///
-/// CoreLocation measures on the WGS-84 ellipsoid and ignores the difference in altitude: two
-/// points less than 2° apart in both latitude and longitude are measured in the plane tangent
-/// to the ellipsoid at their mean latitude, raised by their mean valid altitude (an altitude
-/// counts when its vertical accuracy is positive); points further apart by Vincenty's inverse
-/// formula, falling back to a sphere when it does not converge (nearly antipodal points).
+/// The two differ by millimetres to metres, and only between points less than 2° apart:
+/// CoreLocation measures those in the plane tangent to the ellipsoid at their mean latitude,
+/// raised by their mean valid altitude (an altitude counts when its vertical accuracy is
+/// positive), so its distances jump by a few metres where it switches to Vincenty's formula,
+/// give a pole an east–west extent, and move with altitude. A query's order and circles must
+/// follow distance without such jumps, and CloudKit's documentation says its distances do not
+/// account for altitude, so queries measure the geodesic itself.
 public enum EarthDistance {
     /// WGS-84's equatorial radius, in metres.
     static let equatorialRadius = 6_378_137.0
@@ -23,33 +25,44 @@ public enum EarthDistance {
     /// differs from a 6,371 km sphere by under 0.6%, so 1% less is a safe lower bound.
     public static let lowerBoundRadius = 6_371_000.0 * 0.99
 
-    /// Whether every distance from `a` equals the distance from `b`: the same coordinate, and
-    /// the same altitude where one counts (a positive vertical accuracy). Locations made at
-    /// different times, or with other accuracies, course or speed, measure alike.
+    /// Whether every geodesic distance from `a` equals the one from `b`: the same coordinate
+    /// (a pole under any longitude). Locations made at different times, or with other
+    /// altitudes, accuracies, course or speed, measure alike.
     public static func measuresAlike(from a: WireLocation, and b: WireLocation) -> Bool {
-        guard a.latitude == b.latitude, a.longitude == b.longitude, (a.verticalAccuracy > 0) == (b.verticalAccuracy > 0) else { return false }
-        return a.verticalAccuracy <= 0 || a.altitude == b.altitude
+        a.latitude == b.latitude && (a.longitude == b.longitude || abs(a.latitude) == 90)
     }
 
-    /// The distance between `a` and `b` in metres; the same, to the last bit, as the distance
-    /// between `b` and `a`.
-    public static func metres(_ a: WireLocation, _ b: WireLocation) -> Double {
-        // Vincenty's iteration and the sphere's radius depend on which point comes first, so
-        // the point that sorts first always does: a radius computed as `here.distance(from:
-        // place)` then puts `place` exactly on the circle a query evaluates, whichever way
-        // round the record and the centre are measured.
-        if (b.latitude, b.longitude) < (a.latitude, a.longitude) { return measured(b, a) }
-        return measured(a, b)
+    /// The distance between `a` and `b` in metres as queries measure it: along the WGS-84
+    /// ellipsoid by Vincenty's inverse formula, ignoring altitude; growing steadily with
+    /// separation, the same for a pole under any longitude, and the same to the last bit
+    /// between `b` and `a`. Used by `distanceToLocation:fromLocation:`, location sorts and the
+    /// server's spatial index.
+    public static func geodesic(_ a: WireLocation, _ b: WireLocation) -> Double {
+        var (a, b) = inOrder(a, b)
+        // A pole's longitude names no direction: measure it along the other point's meridian.
+        if abs(a.latitude) == 90 { a.longitude = b.longitude }
+        if abs(b.latitude) == 90 { b.longitude = a.longitude }
+        guard abs(a.latitude) <= 90, abs(b.latitude) <= 90 else { return 0 }
+        return vincenty(a, b, equatorLimit: (1 - flattening) * .pi) ?? sphere(a, b)
     }
 
-    private static func measured(_ a: WireLocation, _ b: WireLocation) -> Double {
+    /// The distance between `a` and `b` in metres as CoreLocation's `distance(from:)`
+    /// computes it (see the type's discussion); the same to the last bit between `b` and `a`.
+    public static func coreLocation(_ a: WireLocation, _ b: WireLocation) -> Double {
+        let (a, b) = inOrder(a, b)
         let Δφ = b.latitude - a.latitude
         let Δλ = b.longitude - a.longitude
         if abs(Δφ) <= 2, abs(Δλ) <= 2 {
             return tangentPlane(a, b, Δφ: Δφ, Δλ: Δλ)
         }
         guard abs(a.latitude) <= 90, abs(b.latitude) <= 90 else { return 0 }
-        return vincenty(a, b) ?? sphere(a, b)
+        return vincenty(a, b, equatorLimit: .infinity) ?? sphere(a, b)
+    }
+
+    /// The two points, the one that sorts first first: Vincenty's iteration and the fallback
+    /// sphere's radius depend on which point comes first, and a distance must not.
+    private static func inOrder(_ a: WireLocation, _ b: WireLocation) -> (WireLocation, WireLocation) {
+        (b.latitude, b.longitude) < (a.latitude, a.longitude) ? (b, a) : (a, b)
     }
 
     private static let radiansPerDegree = Double.pi / 180
@@ -70,10 +83,13 @@ public enum EarthDistance {
     }
 
     /// Vincenty's inverse formula on WGS-84; nil when it does not converge in 50 steps.
-    private static func vincenty(_ a: WireLocation, _ b: WireLocation) -> Double? {
+    /// Two points on the equator no more than `equatorLimit` radians of longitude apart are
+    /// measured along it (CoreLocation does so at any separation; the geodesic leaves the
+    /// equator beyond (1 - f)π).
+    private static func vincenty(_ a: WireLocation, _ b: WireLocation, equatorLimit: Double) -> Double? {
         let f = flattening
         let L = remainder(b.longitude - a.longitude, 360) * radiansPerDegree
-        if a.latitude == 0, b.latitude == 0 { return equatorialRadius * abs(L) }
+        if a.latitude == 0, b.latitude == 0, abs(L) <= equatorLimit { return equatorialRadius * abs(L) }
         let U1 = atan((1 - f) * tan(a.latitude * radiansPerDegree))
         let U2 = atan((1 - f) * tan(b.latitude * radiansPerDegree))
         let (sinU1, cosU1, sinU2, cosU2) = (sin(U1), cos(U1), sin(U2), cos(U2))

@@ -96,7 +96,7 @@ extension WirePredicate {
             }
         case .near(let field, let center, let kilometres, let inclusive):
             guard case .location(let location)? = record.value(for: field) else { return false }
-            return Self.isWithin(EarthDistance.metres(location, center), kilometres: kilometres, inclusive: inclusive)
+            return Self.isWithin(EarthDistance.geodesic(location, center), kilometres: kilometres, inclusive: inclusive)
         }
     }
 

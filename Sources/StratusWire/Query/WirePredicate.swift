@@ -32,7 +32,8 @@ public indirect enum WirePredicate: Hashable, Sendable {
     case tokens(WireTokenMatch, [String])
     /// `distanceToLocation:fromLocation:(field, center) < radius` (or `<=` when `inclusive`):
     /// the field holds a location within `kilometres` of `center`, measured as
-    /// ``EarthDistance`` measures. CloudKit searches only inside a circle, never outside one.
+    /// ``EarthDistance/geodesic(_:_:)`` measures. CloudKit searches only inside a circle, never
+    /// outside one.
     case near(WireQueryField, center: WireLocation, kilometres: Double, inclusive: Bool)
 }
 

@@ -177,13 +177,17 @@ final class LocationPredicateTests: XCTestCase {
         XCTAssertTrue(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) <= 0", london).evaluate(with: sighting(at: london)), "the centre lies on a circle of radius 0")
     }
 
-    /// A radius of exactly the distance over 1,000 puts the point on the circle: `<` leaves it
-    /// out and `<=` takes it in, measured either way round.
+    /// A radius of exactly the distance a query measures (``EarthDistance/geodesic(_:_:)``)
+    /// over 1,000 puts the point on the circle: `<` leaves it out and `<=` takes it in,
+    /// measured either way round.
     func testAPointExactlyOnTheRadiusIsOutsideForLessAndInsideForLessOrEqual() {
         let points = [place(51.5081, -0.0759), place(51.3, 0.5), place(40.7128, -74.0060), place(-33.8688, 151.2093), place(89.9, 100), place(51.5072, -0.1275)]
+        func wire(_ location: CLLocation) -> WireLocation {
+            WireLocation(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
+        }
         for point in points {
             let record = sighting(at: point)
-            for radius in [point.distance(from: london) / 1000, london.distance(from: point) / 1000] {
+            for radius in [EarthDistance.geodesic(wire(point), wire(london)) / 1000, EarthDistance.geodesic(wire(london), wire(point)) / 1000] {
                 XCTAssertFalse(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < %f", london, radius).evaluate(with: record), "\(point) at \(radius) km")
                 XCTAssertTrue(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) <= %f", london, radius).evaluate(with: record), "\(point) at \(radius) km")
                 XCTAssertFalse(NSPredicate(format: "%f > distanceToLocation:fromLocation:(place, %@)", radius, london).evaluate(with: record), "\(point) at \(radius) km")

@@ -54,7 +54,7 @@ final class LocationIndexTests: XCTestCase {
             )
 
             for center in [cluster, WireLocation(latitude: 90, longitude: 0), WireLocation(latitude: 0, longitude: -180), randomLocation(&generator)] {
-                let expected = located.map { ($0.0, EarthDistance.metres($0.1, center)) }
+                let expected = located.map { ($0.0, EarthDistance.geodesic($0.1, center)) }
                     .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : TextSearch.scalarOrder($0.0, $1.0) }
                 var examined = 0
                 var nearest: [String] = []
@@ -76,10 +76,10 @@ final class LocationIndexTests: XCTestCase {
                 XCTAssertEqual(Set(inside), Set(expected.filter { $0.1 / 1000 <= kilometres }.map(\.0)), "seed \(seed), within \(kilometres) km of \(center)")
             }
             var unlocated: [String] = []
-            index.forEachUnlocated(after: nil) { unlocated.append($0); return true }
+            index.forEachUnlocated(from: nil) { unlocated.append($0); return true }
             XCTAssertEqual(unlocated, current.filter { $0.value == nil }.keys.sorted { TextSearch.scalarOrder($0, $1) }, "seed \(seed)")
             var unlocatedBuilt: [String] = []
-            built.forEachUnlocated(after: nil) { unlocatedBuilt.append($0); return true }
+            built.forEachUnlocated(from: nil) { unlocatedBuilt.append($0); return true }
             XCTAssertEqual(unlocatedBuilt, unlocated, "seed \(seed), built at once")
         }
     }
@@ -92,7 +92,7 @@ final class LocationIndexTests: XCTestCase {
             let box = boxes[Int.random(in: 0..<boxes.count, using: &generator)]
             let inside = WireLocation(latitude: Double.random(in: box.south...box.north, using: &generator), longitude: Double.random(in: box.west...box.east, using: &generator))
             let point = randomLocation(&generator)
-            XCTAssertLessThanOrEqual(box.lowerBound(from: point), EarthDistance.metres(point, inside), "\(box) from \(point)")
+            XCTAssertLessThanOrEqual(box.lowerBound(from: point), EarthDistance.geodesic(point, inside), "\(box) from \(point)")
         }
     }
 }

@@ -3,7 +3,8 @@ import XCTest
 import _StratusTestSupport
 
 /// Distance queries and location sorts through the server: the same answers as measuring every
-/// record with `CLLocation.distance(from:)`, in CloudKit's order, read through the spatial index.
+/// record as queries measure (``EarthDistance/geodesic(_:_:)``), in CloudKit's order, read
+/// through the spatial index.
 final class LocationQueryTests: ServerTestCase {
     private var database: CKDatabase { device("john").privateCloudDatabase }
 
@@ -48,10 +49,18 @@ final class LocationQueryTests: ServerTestCase {
         }
     }
 
+    /// The distance a query measures between two locations.
+    private func queryDistance(_ a: CLLocation, _ b: CLLocation) -> Double {
+        EarthDistance.geodesic(
+            WireLocation(latitude: a.coordinate.latitude, longitude: a.coordinate.longitude),
+            WireLocation(latitude: b.coordinate.latitude, longitude: b.coordinate.longitude)
+        )
+    }
+
     private func bruteForce(_ places: [CKRecord], from center: CLLocation, within kilometres: Double? = nil) -> [String] {
         places.compactMap { record -> (Double, String)? in
             guard let location = record["location"] as? CLLocation else { return nil }
-            let distance = location.distance(from: center)
+            let distance = queryDistance(location, center)
             if let kilometres, !(distance / 1000 < kilometres) { return nil }
             return (distance, record.recordID.recordName)
         }
@@ -113,7 +122,7 @@ final class LocationQueryTests: ServerTestCase {
             let query = CKQuery(recordType: "Place", predicate: near(here, 400))
             query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: sortFrom)]
             let names = try await allPages(query, limit: 400)
-            XCTAssertEqual(names, bruteForce(places.filter { ($0["location"] as? CLLocation).map { $0.distance(from: here) / 1000 < 400 } ?? false }, from: sortFrom))
+            XCTAssertEqual(names, bruteForce(places.filter { ($0["location"] as? CLLocation).map { queryDistance($0, here) / 1000 < 400 } ?? false }, from: sortFrom))
             XCTAssertFalse(names.isEmpty)
             XCTAssertLessThan(server.lastQueryExaminedCount, 400, "sorted from \(sortFrom): reads the circle, not 20,000 places")
         }
@@ -141,7 +150,7 @@ final class LocationQueryTests: ServerTestCase {
         let center = CLLocation(latitude: 40, longitude: -74)
         let edge = place("edge", 43, -70)
         try await save([edge, place("centre", 40, -74)])
-        let kilometres = try XCTUnwrap(edge["location"] as? CLLocation).distance(from: center) / 1000
+        let kilometres = queryDistance(try XCTUnwrap(edge["location"] as? CLLocation), center) / 1000
         let strict = try await allPages(CKQuery(recordType: "Place", predicate: near(center, kilometres)), limit: 10)
         let inclusive = try await allPages(CKQuery(recordType: "Place", predicate: near(center, kilometres, inclusive: true)), limit: 10)
         XCTAssertEqual(strict, ["centre"])

@@ -2,7 +2,7 @@
 import XCTest
 import _StratusTestSupport
 
-/// Hostile review of part 12 (locations): each test is a defect, and fails until it is fixed.
+/// What the hostile review of part 12 (locations) found, each pinned by the behaviour a user relies on.
 final class ReviewFindingsLocationTests: ServerTestCase {
     private var john: CKContainer!
     private var database: CKDatabase { john.privateCloudDatabase }
@@ -40,9 +40,9 @@ final class ReviewFindingsLocationTests: ServerTestCase {
         return query
     }
 
-    // Wrong: paging a location sort over every zone skips a record without a location whose name equals the
-    // cursor's last record's name in a later zone (QueryPlan .nearest passes only the name to forEachUnlocated,
-    // which skips that name in every zone); CloudKit returns every matching record exactly once across pages.
+    // Found: paging a location sort over every zone skipped a record without a location whose name equals the
+    // cursor's last record's name in a later zone (the tail compared names, not whole keys); CloudKit returns
+    // every matching record exactly once across pages.
     func testPagingANearestFirstQueryOverAllZonesReturnsEveryRecordWithoutALocation() async throws {
         let a = CKRecordZone.ID(zoneName: "a-zone"), b = CKRecordZone.ID(zoneName: "b-zone")
         _ = try await database.modifyRecordZones(saving: [CKRecordZone(zoneID: a), CKRecordZone(zoneID: b)], deleting: [])
@@ -54,9 +54,9 @@ final class ReviewFindingsLocationTests: ServerTestCase {
         XCTAssertEqual(oneByOne, onePage, "the page that ends at same@a-zone must not swallow same@b-zone")
     }
 
-    // Wrong: EarthDistance switches from a tangent plane to Vincenty at 2° of latitude or longitude, and the two
-    // disagree by ~4 m there, so a place farther along the same parallel measures nearer (EarthDistance.swift:40-44).
-    // A user expects nearest-first to be monotone in distance, and a circle holding a place to hold every nearer one.
+    // Found: queries measured as CoreLocation does, whose tangent plane and Vincenty's formula disagree by ~4 m at
+    // its 2° switch, so a place farther along a parallel measured nearer. Queries now measure the geodesic: a user
+    // expects nearest-first to follow distance, and a circle holding a place to hold every nearer one.
     func testAPlaceFartherAlongTheSameParallelNeverComesFirstOrInsideACircleThatLeavesANearerOneOut() async throws {
         try await save([
             place("nearer", CLLocation(latitude: 60, longitude: 1.9999999)),
@@ -72,8 +72,8 @@ final class ReviewFindingsLocationTests: ServerTestCase {
         }
     }
 
-    // Wrong: the North Pole named under two longitudes measures 4 m apart from a point 1° away (the tangent plane
-    // gives the pole an east-west extent when Δλ ≤ 2°); one point is one distance, so the two records tie and
+    // Found: the North Pole named under two longitudes measured 4 m apart from a point 1° away (CoreLocation's
+    // tangent plane gives the pole an east-west extent); one point is one distance, so the two records tie and
     // come in record-name order, as every tie does.
     func testThePoleUnderAnyLongitudeIsOnePointAndTiesInRecordNameOrder() async throws {
         try await save([
@@ -84,8 +84,8 @@ final class ReviewFindingsLocationTests: ServerTestCase {
         XCTAssertEqual(ordered, ["a-pole@_defaultZone", "b-pole@_defaultZone"])
     }
 
-    // Wrong: a record's altitude (with a valid vertical accuracy) changes its distance in queries and sorts
-    // (EarthDistance.tangentPlane raises by the mean valid altitude); CloudKit's CKLocationSortDescriptor
+    // Found: a record's altitude (with a valid vertical accuracy) changed its distance in queries and sorts
+    // (CoreLocation raises short distances by the mean valid altitude); CloudKit's CKLocationSortDescriptor
     // documentation: "Distances don't account for altitude changes between the two locations".
     func testAltitudeDoesNotChangeHowFarAPlaceIsInALocationSort() async throws {
         let summit = CLLocation(
