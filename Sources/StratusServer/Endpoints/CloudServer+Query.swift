@@ -18,7 +18,7 @@ extension CloudServer {
         guard schema.hasRecordType(query.recordType) || query.recordType == "Users" else {
             throw WireError(.unknownItem, "record type '\(query.recordType)' does not exist")
         }
-        if let error = schema.checkIndexes(for: query) { throw error }
+        if let error = schema.checkIndexes(for: query) ?? schema.checkLocations(for: query) { throw error }
         if database.scope == .public {
             let permissions = scope.container.permissions(for: query.recordType)
             guard !(permissions.world.union(permissions.authenticated).union(permissions.creator)).intersection(.read).isEmpty else {

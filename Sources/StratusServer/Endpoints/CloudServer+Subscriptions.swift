@@ -157,7 +157,8 @@ extension CloudServer {
         if let problem = predicate.valueProblem {
             return WireError(.invalidArguments, "the predicate of query subscription '\(name)' cannot be used: \(problem)")
         }
-        if let error = schema.checkIndexes(for: WireQuery(recordType: recordType, predicate: predicate)) { return error }
+        let query = WireQuery(recordType: recordType, predicate: predicate)
+        if let error = schema.checkIndexes(for: query) ?? schema.checkLocations(for: query) { return error }
         if let zoneID = subscription.zoneID {
             if let error = WireValidation.checkZoneName(zoneID.zoneName) { return error }
             let normalized = scope.normalized(zoneID)

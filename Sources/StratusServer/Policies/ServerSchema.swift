@@ -141,6 +141,38 @@ public struct ServerSchema: Hashable, Sendable {
         return nil
     }
 
+    /// Location operations apply to Location fields, and a Location field sorts only by
+    /// distance: a `distanceToLocation:fromLocation:` or a `CKLocationSortDescriptor` on a
+    /// system field or on a field of another type, or a plain sort on a Location field, is
+    /// `invalidArguments`. A field no record has set yet has no type to go by; it matches
+    /// nothing.
+    func checkLocations(for query: WireQuery) -> WireError? {
+        let fields = (environment == .production ? production : development).recordTypes[query.recordType] ?? [:]
+        func misuse(_ field: WireQueryField, _ operation: String) -> WireError? {
+            guard case .field(let key) = field else {
+                return WireError(.invalidArguments, "\(operation) needs a Location field; '\(field)' is a system field")
+            }
+            guard let type = fields[key], type.kind != .location else { return nil }
+            return WireError(.invalidArguments, "\(operation) needs a Location field; field '\(key)' of record type '\(query.recordType)' has type \(type)")
+        }
+        var pending = [query.predicate]
+        while let predicate = pending.popLast() {
+            switch predicate {
+            case .and(let parts): pending.append(contentsOf: parts)
+            case .near(let field, _, _, _): if let error = misuse(field, "distanceToLocation:fromLocation:") { return error }
+            default: break
+            }
+        }
+        for descriptor in query.sortDescriptors {
+            if descriptor.relativeLocation != nil {
+                if let error = misuse(descriptor.field, "a location sort (CKLocationSortDescriptor)") { return error }
+            } else if case .field(let key) = descriptor.field, fields[key]?.kind == .location {
+                return WireError(.invalidArguments, "field '\(key)' of record type '\(query.recordType)' holds locations, which sort only by distance: use CKLocationSortDescriptor")
+            }
+        }
+        return nil
+    }
+
     /// Checks `record`'s fields against the schema and adds the types and fields it introduces.
     ///
     /// - Returns: An `invalidArguments` error naming the field when a value's type differs

@@ -122,6 +122,35 @@ final class LocationRuleTests: ServerTestCase {
         }
     }
 
+    func testDistancesAndLocationSortsApplyToLocationFieldsAndLocationFieldsSortOnlyByDistance() async throws {
+        let database = device("john").privateCloudDatabase
+        let record = CKRecord(recordType: "Place", recordID: CKRecord.ID(recordName: "a"))
+        record["location"] = CLLocation(latitude: 1, longitude: 2)
+        record["name"] = "Anchorage"
+        _ = try await database.save(record)
+        let here = CLLocation(latitude: 0, longitude: 0)
+        func query(_ format: String?, sort: NSSortDescriptor? = nil) -> CKQuery {
+            let query = CKQuery(recordType: "Place", predicate: format.map { NSPredicate(format: $0, here, 100.0) } ?? NSPredicate(value: true))
+            query.sortDescriptors = sort.map { [$0] }
+            return query
+        }
+        let misuses: [(CKQuery, String)] = [
+            (query("distanceToLocation:fromLocation:(name, %@) < %f"), "String"),
+            (query("distanceToLocation:fromLocation:(creationDate, %@) < %f"), "system field"),
+            (query(nil, sort: CKLocationSortDescriptor(key: "name", relativeLocation: here)), "String"),
+            (query(nil, sort: NSSortDescriptor(key: "location", ascending: true)), "CKLocationSortDescriptor"),
+        ]
+        for (misuse, named) in misuses {
+            let error = await assertThrowsCKError(.invalidArguments) { try await database.records(matching: misuse) }
+            XCTAssertTrue(error?.localizedDescription.contains(named) == true, error?.localizedDescription ?? "")
+        }
+        let unset = try await database.records(matching: query("distanceToLocation:fromLocation:(somewhere, %@) < %f"))
+        XCTAssertTrue(unset.matchResults.isEmpty, "a field no record has set matches nothing")
+
+        let subscription = CKQuerySubscription(recordType: "Place", predicate: NSPredicate(format: "distanceToLocation:fromLocation:(name, %@) < %f", here, 5.0), subscriptionID: "by-name", options: [.firesOnRecordCreation])
+        await assertThrowsCKError(.invalidArguments) { try await database.save(subscription) }
+    }
+
     func testProductionNeedsAQueryableFieldForDistancesAndASortableOneForLocationSorts() async throws {
         _ = try await rawSave(wirePlace("a", .location(full)), to: database).get()
         server.deployDevelopmentSchema(containerIdentifier: identifier)
