@@ -19,10 +19,20 @@ struct LocationIndexKey: Hashable {
 final class LocationIndex {
     let key: LocationIndexKey
 
-    /// A record in the index.
+    /// A record in the index: its name and coordinate, all a query's distance depends on
+    /// (``EarthDistance/geodesic(_:_:)`` ignores altitude).
     struct Entry {
         var name: String
-        var location: WireLocation
+        var latitude: Double
+        var longitude: Double
+
+        init(name: String, location: WireLocation) {
+            self.name = name
+            latitude = location.latitude
+            longitude = location.longitude
+        }
+
+        var location: WireLocation { WireLocation(latitude: latitude, longitude: longitude) }
     }
 
     private final class Node {
