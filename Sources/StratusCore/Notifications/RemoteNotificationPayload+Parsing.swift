@@ -140,7 +140,7 @@ extension RemoteNotificationPayload {
                 guard dictionary.count == 1, interval.isFinite else { return nil }
                 return .date(Date(timeIntervalSinceReferenceDate: interval))
             }
-            if dictionary["latitude"] != nil { return location(dictionary) }
+            if dictionary["latitude"] != nil { return WireLocation(dictionary: dictionary).map { .location($0) } }
             guard dictionary.count == 4,
                   let recordName = dictionary["rid"] as? String, let zoneName = dictionary["zid"] as? String,
                   let ownerName = dictionary["zoid"] as? String, let actionValue = dictionary["act"],
@@ -155,26 +155,6 @@ extension RemoteNotificationPayload {
         default:
             return nil
         }
-    }
-
-    /// A location of `"af"`: all eight numbers, a valid coordinate; nil otherwise.
-    private static func location(_ dictionary: [String: Any]) -> WireFieldValue? {
-        let keys = ["latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed", "timestamp"]
-        guard dictionary.count == keys.count else { return nil }
-        var numbers: [Double] = []
-        for key in keys {
-            switch dictionary[key] {
-            case let double as Double: numbers.append(double)
-            case let number as NSNumber: numbers.append(number.doubleValue)
-            default: return nil
-            }
-        }
-        let location = WireLocation(
-            latitude: numbers[0], longitude: numbers[1], altitude: numbers[2], horizontalAccuracy: numbers[3],
-            verticalAccuracy: numbers[4], course: numbers[5], speed: numbers[6],
-            timestamp: Date(timeIntervalSinceReferenceDate: numbers[7])
-        )
-        return location.problem == nil ? .location(location) : nil
     }
 
     /// Reads the `"aps"` dictionary; false when malformed.

@@ -39,15 +39,18 @@ struct LocationBox {
     /// meridian is at latitude atan(tan φ / cos Δλ), and distance grows away from it, so the
     /// nearest point of the edge is that latitude clamped to the edge; on a meridian facing
     /// away, the nearest point of the edge is one of its ends.
-    ///
-    /// A micrometre less still: two names of one point (a pole under two longitudes) measure
-    /// a fraction of that apart, and a box must never seem farther than a record inside it.
     func lowerBound(from point: WireLocation) -> Double {
-        max(0, EarthDistance.lowerBoundRadius * leastAngle(from: point) - Self.slack)
+        Self.lowerBound(ofAngle: leastAngle(from: point))
     }
 
-    /// The micrometre every lower bound gives away.
-    static let slack = 1e-6
+    /// The distance in metres no two points `angle` radians apart on a sphere are nearer than,
+    /// as ``EarthDistance/geodesic(_:_:)`` measures: the angle on a sphere of
+    /// ``EarthDistance/lowerBoundRadius``, less a micrometre: rounding can put two names of one
+    /// point (a pole under two longitudes) a fraction of that apart, and a bound must never
+    /// exceed a distance.
+    static func lowerBound(ofAngle angle: Double) -> Double {
+        max(0, EarthDistance.lowerBoundRadius * angle - 1e-6)
+    }
 
     private func leastAngle(from point: WireLocation) -> Double {
         let φ = point.latitude

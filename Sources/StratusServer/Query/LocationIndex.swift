@@ -200,7 +200,7 @@ final class LocationIndex {
     /// cheaper than the distance itself.
     private static func lowerBound(_ location: WireLocation, _ center: WireLocation) -> Double {
         let angle = EarthDistance.centralAngle(latitude: center.latitude, longitude: center.longitude, latitude: location.latitude, longitude: location.longitude)
-        return max(0, EarthDistance.lowerBoundRadius * angle - LocationBox.slack)
+        return LocationBox.lowerBound(ofAngle: angle)
     }
 
     /// Calls `body` with the names of the records without a location in the field, in

@@ -34,7 +34,7 @@ extension WirePredicate {
                 pending.append(inner)
             case .isIn(let field, let values), .listContainsAny(let field, let values):
                 if values.contains(where: \.isList) { return "the IN aggregate of '\(field)' holds a list" }
-                if values.contains(where: \.isLocation) { return "the IN aggregate of '\(field)' holds a location; locations are compared only by distance, with distanceToLocation:fromLocation:" }
+                if values.contains(where: \.isLocation) { return "the IN aggregate of '\(field)' holds a location; \(Self.distanceOnly)" }
                 if let value = values.first(where: { !$0.isFiniteValue }) { return Self.notFinite(value, field) }
             case .compare(let field, _, .value(let value)), .listContains(let field, let value):
                 if let problem = Self.listProblem(value, field) { return problem }
@@ -55,10 +55,10 @@ extension WirePredicate {
     /// Why a value compared with `field` is not one CloudKit could store or compare, or nil.
     private static func listProblem(_ value: WireFieldValue, _ field: WireQueryField) -> String? {
         guard case .list(let elements) = value else {
-            if case .location = value { return "a location is compared with '\(field)'; locations are compared only by distance, with distanceToLocation:fromLocation:" }
+            if case .location = value { return "a location is compared with '\(field)'; \(distanceOnly)" }
             return value.isFiniteValue ? nil : notFinite(value, field)
         }
-        if elements.contains(where: \.isLocation) { return "a list compared with '\(field)' holds a location; locations are compared only by distance, with distanceToLocation:fromLocation:" }
+        if elements.contains(where: \.isLocation) { return "a list compared with '\(field)' holds a location; \(distanceOnly)" }
         if elements.contains(where: \.isList) { return "a list compared with '\(field)' holds another list" }
         if let first = elements.first, let other = elements.first(where: { $0.kind != first.kind }) {
             return "a list compared with '\(field)' mixes \(first.kind) and \(other.kind)"
@@ -66,6 +66,8 @@ extension WirePredicate {
         if let element = elements.first(where: { !$0.isFiniteValue }) { return notFinite(element, field) }
         return nil
     }
+
+    private static let distanceOnly = "locations are compared only by distance, with distanceToLocation:fromLocation:"
 
     private static func notFinite(_ value: WireFieldValue, _ field: WireQueryField) -> String {
         "the value \(value) compared with '\(field)' is not finite"

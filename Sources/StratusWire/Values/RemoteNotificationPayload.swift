@@ -138,12 +138,7 @@ package enum RemoteNotificationPayload {
                 "rid": reference.recordID.recordName, "zid": reference.recordID.zoneID.zoneName,
                 "zoid": reference.recordID.zoneID.ownerName, "act": reference.action.rawValue,
             ] as [String: Any]
-        case .location(let location):
-            [
-                "latitude": location.latitude, "longitude": location.longitude, "altitude": location.altitude,
-                "horizontalAccuracy": location.horizontalAccuracy, "verticalAccuracy": location.verticalAccuracy,
-                "course": location.course, "speed": location.speed, "timestamp": location.timestamp.timeIntervalSinceReferenceDate,
-            ] as [String: Any]
+        case .location(let location): location.dictionary
         // Not allowed in desiredKeys; the server never sends them. Their description stands in.
         case .bytes, .asset, .list: value.description
         }
@@ -208,5 +203,38 @@ package enum RemoteNotificationPayload {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension WireLocation {
+    /// The keys of CloudKit Web Services' location dictionary, as a push's `"af"` writes a
+    /// location.
+    private static let dictionaryKeys = ["latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed", "timestamp"]
+
+    /// The location as that dictionary: every component a number, the timestamp in seconds
+    /// since 2001-01-01.
+    package var dictionary: [String: Any] {
+        let values = [latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, course, speed, timestamp.timeIntervalSinceReferenceDate]
+        return Dictionary(uniqueKeysWithValues: zip(Self.dictionaryKeys, values.map { $0 as Any }))
+    }
+
+    /// The location ``dictionary`` wrote; nil when a key is missing or extra, a value is not
+    /// a number, or the location could not be stored (``problem``).
+    package init?(dictionary: [String: Any]) {
+        guard dictionary.count == Self.dictionaryKeys.count else { return nil }
+        var numbers: [Double] = []
+        for key in Self.dictionaryKeys {
+            switch dictionary[key] {
+            case let double as Double: numbers.append(double)
+            case let number as NSNumber: numbers.append(number.doubleValue)
+            default: return nil
+            }
+        }
+        self.init(
+            latitude: numbers[0], longitude: numbers[1], altitude: numbers[2], horizontalAccuracy: numbers[3],
+            verticalAccuracy: numbers[4], course: numbers[5], speed: numbers[6],
+            timestamp: Date(timeIntervalSinceReferenceDate: numbers[7])
+        )
+        guard problem == nil else { return nil }
     }
 }
