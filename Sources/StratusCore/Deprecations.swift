@@ -6,6 +6,34 @@ import Foundation
 @available(*, deprecated, renamed: "CKCurrentUserDefaultName")
 public let CKOwnerDefaultName = CKCurrentUserDefaultName
 
+/// The Swift 4.2 flat name of ``CKRecord/ReferenceAction``.
+@available(*, deprecated, message: "renamed to CKRecord.ReferenceAction")
+public typealias CKRecord_Reference_Action = CKRecord.ReferenceAction
+
+/// The Swift 4.2 flat name of ``CKContainer/ApplicationPermissions``.
+@available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissions")
+public typealias CKContainer_Application_Permissions = CKContainer.ApplicationPermissions
+
+/// The Swift 4.2 flat name of ``CKContainer/ApplicationPermissionStatus``.
+@available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissionStatus")
+public typealias CKContainer_Application_PermissionStatus = CKContainer.ApplicationPermissionStatus
+
+/// The Swift 4.2 flat name of ``CKContainer/ApplicationPermissionBlock``.
+@available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissionBlock")
+public typealias CKContainer_Application_PermissionBlock = CKContainer.ApplicationPermissionBlock
+
+/// The Swift 4.2 flat name of ``CKShare/ParticipantAcceptanceStatus``.
+@available(*, deprecated, message: "renamed to CKShare.ParticipantAcceptanceStatus")
+public typealias CKShare_Participant_AcceptanceStatus = CKShare.ParticipantAcceptanceStatus
+
+/// The Swift 4.2 flat name of ``CKShare/ParticipantPermission``.
+@available(*, deprecated, message: "renamed to CKShare.ParticipantPermission")
+public typealias CKShare_Participant_Permission = CKShare.ParticipantPermission
+
+/// The Swift 4.2 flat name of ``CKShare/ParticipantRole``.
+@available(*, deprecated, message: "renamed to CKShare.ParticipantRole")
+public typealias CKShare_Participant_Role = CKShare.ParticipantRole
+
 extension CKRecord {
     /// Creates a record in the given zone with a new UUID name.
     @available(*, deprecated, message: "Use init(recordType:recordID:) + CKRecord.ID(zoneID:) instead")

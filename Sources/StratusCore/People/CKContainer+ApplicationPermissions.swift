@@ -33,6 +33,33 @@ extension CKContainer {
         /// The user granted the permission.
         case granted = 3
     }
+
+    /// The handler that receives the outcome of checking or requesting an application
+    /// permission: the status, or an error saying why it could not be read.
+    ///
+    /// CloudKit document: *CKContainer.ApplicationPermissionBlock*. `@Sendable`, like every
+    /// convenience completion handler in Stratus, so a block of this type can be handed to
+    /// `status(forApplicationPermission:completionHandler:)` in the Swift 6 language mode.
+    @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
+    public typealias ApplicationPermissionBlock = @Sendable (ApplicationPermissionStatus, (any Error)?) -> Void
+
+    /// The Swift 4.2 spellings of the application permission types, kept for older code.
+    ///
+    /// CloudKit document: *CKContainer.Application*. The namespace itself is not deprecated;
+    /// each name in it is, as CloudKit deprecates it ("renamed to …").
+    public enum Application {
+        /// The old name of ``CKContainer/ApplicationPermissions``.
+        @available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissions")
+        public typealias Permissions = CKContainer.ApplicationPermissions
+
+        /// The old name of ``CKContainer/ApplicationPermissionStatus``.
+        @available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissionStatus")
+        public typealias PermissionStatus = CKContainer.ApplicationPermissionStatus
+
+        /// The old name of ``CKContainer/ApplicationPermissionBlock``.
+        @available(*, deprecated, message: "renamed to CKContainer.ApplicationPermissionBlock")
+        public typealias PermissionBlock = CKContainer.ApplicationPermissionBlock
+    }
 }
 
 @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
