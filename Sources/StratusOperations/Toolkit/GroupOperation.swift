@@ -202,6 +202,17 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
         return categories
     }
 
+    /// Whether this group, or a group around it, was cancelled: its children must not start,
+    /// even those the cancel has not reached yet.
+    var isCancelledFromHereUp: Bool {
+        var group: GroupOperation? = self
+        while let current = group {
+            if current.isCancelled { return true }
+            group = current.enclosingGroup
+        }
+        return false
+    }
+
     /// The group this group runs inside, if it is a child of one.
     var enclosingGroup: GroupOperation? {
         state.withValue { $0.parent }
@@ -284,6 +295,11 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
 
     /// Cancels the group and every child; a child added from now on is cancelled as it is
     /// added. The group finishes once its cancelled children have.
+    ///
+    /// No child starts because of the cancel: the group is marked cancelled before any child
+    /// is, and a child that a cancelled sibling's finish would let start (it depended on it)
+    /// is stopped by its hidden evaluator, which checks the group (and the groups around it)
+    /// before letting it run.
     ///
     /// Like `CKOperation.cancel()`, it drops the group's dependencies that have not finished.
     public override func cancel() {
