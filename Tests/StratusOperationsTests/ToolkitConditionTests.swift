@@ -112,6 +112,51 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertTrue(error.localizedDescription.contains("AccountAvailable"), error.localizedDescription)
     }
 
+    func testTheAccountConditionChecksTheContainerOfTheCloudKitOperationsDatabase() {
+        // The app's own container has no account signed in; CKContainer.default() has one.
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil)
+        let code = Captured<CKError.Code?>(nil)
+        let done = expectation(description: "final")
+        let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
+        operation.database = own.privateCloudDatabase
+        operation.fetchRecordZonesResultBlock = { result in
+            code.value = result.failureCode
+            done.fulfill()
+        }
+        queue.addOperation(operation, conditions: [AccountAvailable()])
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(code.value, .notAuthenticated)
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
+    func testTheAccountConditionRefusesToGuessTheContainerOfAnOperationThatHasNone() {
+        let child = RecordingOperation("child")
+        let group = GroupOperation(operations: [child])
+        group.name = "sync"
+        let finished = expectation(description: "finished")
+        let observer = CountingObserver(finished: finished)
+        queue.addOperation(group, conditions: [AccountAvailable()], observers: [observer])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(child.runCount, 0, "the group did not run on a guessed account")
+        guard let error = group.reportedErrors.first as? OperationConditionError else {
+            return XCTFail("expected the condition's refusal, got \(group.reportedErrors)")
+        }
+        XCTAssertEqual(error.conditionName, "AccountAvailable")
+        XCTAssertTrue(error.reason.contains("\"sync\""), error.reason)
+        XCTAssertTrue(error.reason.contains("AccountAvailable(container:)"), error.reason)
+    }
+
+    func testTheAccountConditionChecksTheContainerItWasGivenForAnyOperation() {
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil)
+        let child = RecordingOperation("child")
+        let group = GroupOperation(operations: [child])
+        let finished = expectation(description: "finished")
+        queue.addOperation(group, conditions: [AccountAvailable(container: own)], observers: [CountingObserver(finished: finished)])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(child.runCount, 0)
+        XCTAssertEqual((group.reportedErrors.first as? CKError)?.code, .notAuthenticated)
+    }
+
     func testATemporarilyUnavailableAccountFailsWithAccountTemporarilyUnavailable() {
         server.setAccountStatus(.temporarilyUnavailable, for: database.container)
         let code = Captured<CKError.Code?>(nil)
