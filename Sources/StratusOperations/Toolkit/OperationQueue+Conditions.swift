@@ -101,6 +101,6 @@ extension OperationQueue {
         // The operation goes on its queue first, so a group that cancels it as it arrives has
         // done so before the evaluator looks at it.
         addOperation(operation)
-        Toolkit.queue.addOperation(evaluator)
+        Toolkit.schedule(evaluator)
     }
 }

@@ -1,17 +1,16 @@
 import Foundation
 import StratusWire
 
-/// The operations toolkit's internal machinery: the queue its hidden operations run on, and
+/// The operations toolkit's internal machinery: where its hidden operations run, and
 /// the helpers every part of it shares.
 enum Toolkit {
-    /// Where condition evaluators and finish watchers run: never a user's queue, so a serial
-    /// queue whose one slot an evaluator took could not wait on itself, and never cancelled,
-    /// so `cancelAllOperations()` on a user's queue leaves the bookkeeping intact.
-    static let queue: OperationQueue = {
-        let queue = OperationQueue()
-        queue.name = "stratus.toolkit"
-        return queue
-    }()
+    /// Runs a condition evaluator or a finish watcher once its dependencies have finished, on
+    /// one of ``HelperQueues``: never a user's queue, so a serial queue whose one slot an
+    /// evaluator took could not wait on itself, and never cancelled, so
+    /// `cancelAllOperations()` on a user's queue leaves the bookkeeping intact.
+    static func schedule(_ operation: Operation) {
+        HelperQueues.add(operation)
+    }
 
     /// Where an operation produced by a producer whose queue Stratus cannot find goes.
     static let fallbackQueue: OperationQueue = {
@@ -28,7 +27,7 @@ enum Toolkit {
         let watcher = BlockOperation(block: body)
         watcher.name = "stratus.toolkit.finish-watcher"
         watcher.addDependency(operation)
-        queue.addOperation(watcher)
+        schedule(watcher)
     }
 
     /// Cancels an operation the toolkit stops (a condition failed, its group was cancelled).
