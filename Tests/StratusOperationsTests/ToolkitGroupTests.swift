@@ -255,6 +255,37 @@ final class ToolkitGroupTests: OperationTestCase {
         XCTAssertEqual(outcomes.all.filter { $0 != "cancelled" }, [])
     }
 
+    func testAChildThatWaitsForItsOwnGroupFailsNamingTheCycleInsteadOfHangingTheGroup() {
+        let group = GroupOperation()
+        group.name = "sync"
+        let upload = CKModifyRecordsOperation(recordsToSave: [note("a")])
+        upload.name = "upload"
+        upload.database = database
+        upload.addDependency(group)
+        let reported = Captured<CKError?>(nil)
+        let done = expectation(description: "upload final block")
+        upload.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+            done.fulfill()
+        }
+        let cleanup = RecordingOperation("cleanup")
+        let prepare = RecordingOperation("prepare")
+        prepare.addDependency(group)
+        cleanup.addDependency(prepare)
+        group.addOperation(upload)
+        group.addOperation(cleanup)
+        let (observer, finished) = addObserved(group)
+        wait(for: [done, finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .operationCancelled)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason.hasPrefix("\"upload\" waits for \"sync\""), true, cycle?.reason ?? "no cycle error")
+        XCTAssertEqual(server.requestCount, 0)
+        XCTAssertTrue(cleanup.isCancelled, "a plain child in a cycle through another operation is cancelled")
+        XCTAssertEqual(cleanup.runCount, 0)
+        XCTAssertEqual(observer.counts(for: group).finishes, 1)
+        XCTAssertEqual(group.reportedErrors.count, 1, "the upload's error")
+    }
+
     func testAChildAddedAfterTheGroupWasCancelledIsCancelledAndWaitedFor() {
         let log = EventLog()
         let started = expectation(description: "stubborn child started")

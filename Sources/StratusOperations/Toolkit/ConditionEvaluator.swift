@@ -134,6 +134,11 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
 
     private func finishEvaluation() {
         lifecycle.transition(self, to: .finished)
+        // Foundation on Linux does not recount an operation's unfinished dependencies after
+        // one that has not finished is removed (a refused operation drops its dependencies),
+        // so it may never see the operation become ready; Stratus's operations answer from
+        // their dependencies, once asked.
+        target.value?.didChangeValue(forKey: "isReady")
         // Only now, once Foundation is done with this operation's dependents, let go of it.
         target.value = nil
     }

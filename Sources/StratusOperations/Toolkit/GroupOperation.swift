@@ -28,6 +28,10 @@ import StratusWire
 /// - cancelling it cancels every child, and any child added afterwards is cancelled as it is
 ///   added; it then finishes once the cancelled children have finished;
 /// - a condition that stops the group stops its children the same way;
+/// - a child that depends, directly or through other operations, on the group or a group
+///   around it would wait for the group while the group waits for it: it does not run, and
+///   fails with an ``OperationConditionError`` that names the cycle (a plain operation is
+///   cancelled), so the group still finishes;
 /// - added with ``MutuallyExclusive`` conditions, it holds their categories for its whole run,
 ///   and also those its children (added before the group itself was added) need: a group runs
 ///   as one operation, so two groups whose children need each other's categories take turns.

@@ -68,6 +68,11 @@ extension OperationQueue {
             return
         }
 
+        // 0. A child that waits for its own group would wait forever, and so would the group.
+        if let group = (self as? GroupQueue)?.group, let cycle = Toolkit.cycle(joining: group, operation) {
+            Toolkit.refuse(operation, with: OperationConditionError(conditionName: "GroupOperation", reason: cycle))
+        }
+
         // 1. Generated dependencies, each with its own conditions, on this queue.
         for condition in conditions {
             guard let dependency = condition.dependency(for: operation) else { continue }

@@ -42,6 +42,45 @@ enum Toolkit {
         CancelledDependencies.release(operation) { operation.removeDependency($0) }
     }
 
+    /// The cycle of waits `operation` closes by joining `group`, described, or nil: the group
+    /// (and each group around it) waits for its children to finish, so a child that depends,
+    /// directly or through other operations, on the group or a group around it never runs,
+    /// and neither group ever finishes.
+    static func cycle(joining group: GroupOperation, _ operation: Operation) -> String? {
+        var groups: [ObjectIdentifier: GroupOperation] = [:]
+        var current: GroupOperation? = group
+        while let enclosing = current {
+            groups[ObjectIdentifier(enclosing)] = enclosing
+            current = enclosing.enclosingGroup
+        }
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(operation)]
+        func search(_ from: Operation) -> [Operation]? {
+            for dependency in visibleDependencies(of: from) where !dependency.isFinished {
+                if groups[ObjectIdentifier(dependency)] != nil { return [dependency] }
+                guard visited.insert(ObjectIdentifier(dependency)).inserted else { continue }
+                if let path = search(dependency) { return [dependency] + path }
+            }
+            return nil
+        }
+        guard let path = search(operation) else { return nil }
+        let names = ([operation] + path).map(describe).joined(separator: " waits for ")
+        return "\(names), a group it runs inside, which waits for \(describe(operation)) to finish: it would never run"
+    }
+
+    /// Stops an operation that can never run, before it is added: an
+    /// ``OperationErrorReporting`` operation hears `error` and no longer waits for its
+    /// unfinished dependencies (it finishes with the error when its queue starts it); any
+    /// other operation is cancelled.
+    static func refuse(_ operation: Operation, with error: any Error) {
+        warn("\(error)")
+        guard let reporting = operation as? any OperationErrorReporting else {
+            cancel(operation)
+            return
+        }
+        reporting.conditionDidFail(with: error)
+        CancelledDependencies.release(operation) { operation.removeDependency($0) }
+    }
+
     /// A name for messages: the operation's `name`, or its type.
     static func describe(_ operation: Operation) -> String {
         if let name = operation.name, !name.isEmpty { return "\"\(name)\"" }
