@@ -63,6 +63,33 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual(operation.runCount, 1)
     }
 
+    func testOperationsThatWaitForEachOtherFailNamingTheCycleInsteadOfHanging() {
+        let fetch = CKFetchRecordsOperation(recordIDs: [CKRecord.ID(recordName: "a")])
+        fetch.name = "fetch"
+        fetch.database = database
+        let save = RecordingOperation("save")
+        let merge = RecordingOperation("merge")
+        fetch.addDependency(merge)
+        merge.addDependency(save)
+        save.addDependency(fetch)
+        let reported = Captured<CKError?>(nil)
+        fetch.fetchRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+        }
+        let finished = expectation(description: "every operation finished")
+        finished.expectedFulfillmentCount = 3
+        let observer = CountingObserver(finished: finished)
+        queue.addOperation(fetch, observers: [observer])
+        queue.addOperation(merge, observers: [observer])
+        queue.addOperation(save, observers: [observer])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .operationCancelled)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason, "\"fetch\" waits for \"merge\" waits for \"save\" waits for \"fetch\": it would never run")
+        XCTAssertEqual(server.requestCount, 0)
+        XCTAssertEqual([merge.runCount, save.runCount], [1, 1], "the rest of the cycle runs once it is broken")
+    }
+
     func testAllConditionsAreEvaluatedAndTheFirstFailureInOrderIsReported() {
         let first = ScriptedCondition("first", result: .failed(SessionError(reason: "first")))
         let second = ScriptedCondition("second", result: .failed(SessionError(reason: "second")))

@@ -31,6 +31,12 @@ extension OperationQueue {
     ///    ``OperationErrorReporting/conditionDidFail(with:)``; any other operation is cancelled.
     /// 4. Observers hear the start, the operations it produces, and exactly once the finish.
     ///
+    /// An operation that would wait for itself (it depends, through other operations, on
+    /// itself, or, inside a ``GroupOperation``, on the group or a group around it) never runs,
+    /// and nothing waiting for it would ever run: it is stopped as it is added, as a failed
+    /// condition stops it, with an ``OperationConditionError`` that names the cycle, and the
+    /// rest of the cycle runs once it has finished.
+    ///
     /// Cancelling `operation` at any point is safe: it finishes (a CloudKit operation with
     /// `operationCancelled`), gives up its categories, and its observers hear the finish once.
     ///
@@ -68,9 +74,10 @@ extension OperationQueue {
             return
         }
 
-        // 0. A child that waits for its own group would wait forever, and so would the group.
-        if let group = (self as? GroupQueue)?.group, let cycle = Toolkit.cycle(joining: group, operation) {
-            Toolkit.refuse(operation, with: OperationConditionError(conditionName: "GroupOperation", reason: cycle))
+        // 0. An operation that waits for itself, or a child that waits for its own group, would
+        //    wait forever, and so would everything waiting for it.
+        if let cycle = Toolkit.cycle(of: operation, joining: (self as? GroupQueue)?.group) {
+            Toolkit.refuse(operation, with: OperationConditionError(conditionName: "dependency cycle", reason: cycle))
         }
 
         // 1. Generated dependencies, each with its own conditions, on this queue.

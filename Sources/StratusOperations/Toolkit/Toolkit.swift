@@ -42,28 +42,31 @@ enum Toolkit {
         CancelledDependencies.release(operation) { operation.removeDependency($0) }
     }
 
-    /// The cycle of waits `operation` closes by joining `group`, described, or nil: the group
-    /// (and each group around it) waits for its children to finish, so a child that depends,
-    /// directly or through other operations, on the group or a group around it never runs,
-    /// and neither group ever finishes.
-    static func cycle(joining group: GroupOperation, _ operation: Operation) -> String? {
-        var groups: [ObjectIdentifier: GroupOperation] = [:]
-        var current: GroupOperation? = group
+    /// The cycle of waits `operation` would close, described, or nil: a path from the
+    /// operation, through what it depends on, back to itself, or to the group it joins (or a
+    /// group around that), which waits for its children to finish. Either way neither the
+    /// operation nor anything on the path would ever run.
+    static func cycle(of operation: Operation, joining group: GroupOperation?) -> String? {
+        var groups: Set<ObjectIdentifier> = []
+        var current = group
         while let enclosing = current {
-            groups[ObjectIdentifier(enclosing)] = enclosing
+            groups.insert(ObjectIdentifier(enclosing))
             current = enclosing.enclosingGroup
         }
-        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(operation)]
+        let start = ObjectIdentifier(operation)
+        var visited: Set<ObjectIdentifier> = [start]
         func search(_ from: Operation) -> [Operation]? {
             for dependency in visibleDependencies(of: from) where !dependency.isFinished {
-                if groups[ObjectIdentifier(dependency)] != nil { return [dependency] }
-                guard visited.insert(ObjectIdentifier(dependency)).inserted else { continue }
+                let key = ObjectIdentifier(dependency)
+                if key == start || groups.contains(key) { return [dependency] }
+                guard visited.insert(key).inserted else { continue }
                 if let path = search(dependency) { return [dependency] + path }
             }
             return nil
         }
-        guard let path = search(operation) else { return nil }
+        guard let path = search(operation), let last = path.last else { return nil }
         let names = ([operation] + path).map(describe).joined(separator: " waits for ")
+        if last === operation { return "\(names): it would never run" }
         return "\(names), a group it runs inside, which waits for \(describe(operation)) to finish: it would never run"
     }
 
