@@ -74,6 +74,26 @@ final class RecipeToolkitTests: OperationTestCase {
         }
     }
 
+    func testARecipeThatWaitsForItsOwnGroupFailsNamingTheCycleAndTheGroupFinishes() async throws {
+        let group = GroupOperation()
+        group.name = "sync"
+        let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        query.name = "query"
+        query.addDependency(group)
+        let reported = Captured<CKError?>(nil)
+        query.queryResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+        }
+        group.addOperation(query)
+        let done = expectation(description: "group finished")
+        let before = server.requestCount
+        OperationQueue().addOperation(group, observers: [BlockObserver(finishHandler: { _, _ in done.fulfill() })])
+        await fulfillment(of: [done], timeout: 10)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason.hasPrefix("\"query\" waits for \"sync\""), true, "\(String(describing: reported.value))")
+        XCTAssertEqual(server.requestCount, before)
+    }
+
     func testAGroupCollectsTheErrorARecipeFinishedWith() async throws {
         let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Nothing", predicate: NSPredicate(value: true)))
         let group = GroupOperation(operations: [query])

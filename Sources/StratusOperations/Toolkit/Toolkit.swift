@@ -70,18 +70,22 @@ enum Toolkit {
         return "\(names), a group it runs inside, which waits for \(describe(operation)) to finish: it would never run"
     }
 
-    /// Stops an operation that can never run, before it is added: an
-    /// ``OperationErrorReporting`` operation hears `error` and no longer waits for its
+    /// Stops an operation that can never run, before it is added: one of Stratus's
+    /// ``OperationErrorReporting`` operations hears `error` and no longer waits for its
     /// unfinished dependencies (it finishes with the error when its queue starts it); any
-    /// other operation is cancelled.
+    /// other operation is told the error if it reports errors, and cancelled, since only
+    /// Stratus's operations become ready again once a dependency that has not finished is
+    /// removed (see `CKOperation.isReady`).
     static func refuse(_ operation: Operation, with error: any Error) {
         warn("\(error)")
-        guard let reporting = operation as? any OperationErrorReporting else {
+        let reporting = operation as? any OperationErrorReporting
+        reporting?.conditionDidFail(with: error)
+        switch operation {
+        case is CKOperation, is RecipeOperation, is GroupOperation, is DelayOperation:
+            CancelledDependencies.release(operation) { operation.removeDependency($0) }
+        default:
             cancel(operation)
-            return
         }
-        reporting.conditionDidFail(with: error)
-        CancelledDependencies.release(operation) { operation.removeDependency($0) }
     }
 
     /// A name for messages: the operation's `name`, or its type.
