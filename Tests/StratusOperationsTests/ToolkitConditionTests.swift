@@ -90,6 +90,30 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual([merge.runCount, save.runCount], [1, 1], "the rest of the cycle runs once it is broken")
     }
 
+    func testALongChainOfOperationsAddedBeforeAnyFinishesRunsInOrder() {
+        // Looking for a cycle as each one is added must neither exhaust a thread's stack nor
+        // grow with the length of the chain behind it.
+        let count = 2_000
+        let gate = StubbornOperation("gate")
+        let log = EventLog()
+        let finished = expectation(description: "chain finished")
+        finished.expectedFulfillmentCount = count
+        let observer = CountingObserver(finished: finished)
+        var previous: Operation = gate
+        var chain: [RecordingOperation] = []
+        for index in 0..<count {
+            let link = RecordingOperation("link \(index)") { _ in log.append("\(index)") }
+            link.addDependency(previous)
+            queue.addOperation(link, observers: [observer])
+            chain.append(link)
+            previous = link
+        }
+        queue.addOperation(gate)
+        gate.release()
+        wait(for: [finished], timeout: 60)
+        XCTAssertEqual(log.all, (0..<count).map(String.init))
+    }
+
     func testAllConditionsAreEvaluatedAndTheFirstFailureInOrderIsReported() {
         let first = ScriptedCondition("first", result: .failed(SessionError(reason: "first")))
         let second = ScriptedCondition("second", result: .failed(SessionError(reason: "second")))

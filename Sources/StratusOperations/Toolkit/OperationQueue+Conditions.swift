@@ -35,7 +35,8 @@ extension OperationQueue {
     /// itself, or, inside a ``GroupOperation``, on the group or a group around it) never runs,
     /// and nothing waiting for it would ever run: it is stopped as it is added, as a failed
     /// condition stops it, with an ``OperationConditionError`` that names the cycle, and the
-    /// rest of the cycle runs once it has finished.
+    /// rest of the cycle runs once it has finished. (The search looks at up to 256 unfinished
+    /// operations behind the one added; a longer cycle waits forever, as in Foundation.)
     ///
     /// Cancelling `operation` at any point is safe: it finishes (a CloudKit operation with
     /// `operationCancelled`), gives up its categories, and its observers hear the finish once.

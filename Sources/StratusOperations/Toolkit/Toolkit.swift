@@ -42,6 +42,11 @@ enum Toolkit {
         CancelledDependencies.release(operation) { operation.removeDependency($0) }
     }
 
+    /// The most unfinished operations the search for a dependency cycle looks at when an
+    /// operation is added: a cycle longer than this is not found (and waits forever, as
+    /// Foundation's own dependency cycles do).
+    static let cycleSearchLimit = 256
+
     /// The cycle of waits `operation` would close, described, or nil: a path from the
     /// operation, through what it depends on, back to itself, or to the group it joins (or a
     /// group around that), which waits for its children to finish. Either way neither the
@@ -53,18 +58,28 @@ enum Toolkit {
             groups.insert(ObjectIdentifier(enclosing))
             current = enclosing.enclosingGroup
         }
+        // Depth-first, with a stack of its own: a chain of thousands of operations must not
+        // exhaust the thread's stack. The search looks at no more than `cycleSearchLimit`
+        // operations, so that adding each link of a long chain costs the same.
         let start = ObjectIdentifier(operation)
         var visited: Set<ObjectIdentifier> = [start]
-        func search(_ from: Operation) -> [Operation]? {
-            for dependency in visibleDependencies(of: from) where !dependency.isFinished {
-                let key = ObjectIdentifier(dependency)
-                if key == start || groups.contains(key) { return [dependency] }
-                guard visited.insert(key).inserted else { continue }
-                if let path = search(dependency) { return [dependency] + path }
+        var stack: [(operation: Operation, pending: [Operation])] = [(operation, visibleDependencies(of: operation).reversed())]
+        var path: [Operation]?
+        search: while !stack.isEmpty {
+            guard let dependency = stack[stack.count - 1].pending.popLast() else {
+                stack.removeLast()
+                continue
             }
-            return nil
+            guard !dependency.isFinished else { continue }
+            let key = ObjectIdentifier(dependency)
+            if key == start || groups.contains(key) {
+                path = stack.dropFirst().map(\.operation) + [dependency]
+                break search
+            }
+            guard visited.count < cycleSearchLimit, visited.insert(key).inserted else { continue }
+            stack.append((dependency, visibleDependencies(of: dependency).reversed()))
         }
-        guard let path = search(operation), let last = path.last else { return nil }
+        guard let path, let last = path.last else { return nil }
         let names = ([operation] + path).map(describe).joined(separator: " waits for ")
         if last === operation { return "\(names): it would never run" }
         return "\(names), a group it runs inside, which waits for \(describe(operation)) to finish: it would never run"
