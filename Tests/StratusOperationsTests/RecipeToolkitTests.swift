@@ -32,6 +32,68 @@ final class RecipeToolkitTests: OperationTestCase {
         XCTAssertEqual(server.requestCount, before, "a recipe stopped by its condition sends nothing")
     }
 
+    func testAccountAvailableOnARecipeChecksTheAccountOfTheRecipesContainerNotTheDefaultOne() async throws {
+        // The app's own container has no account signed in; CKContainer.default() has one.
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil)
+        let defaultStatus = try await CKContainer.default().accountStatus()
+        XCTAssertEqual(defaultStatus, .available)
+        let save = RetryModifyRecordsOperation(database: own.privateCloudDatabase, recordsToSave: [note("a")])
+        let finished = expectation(description: "final block")
+        let reported = Captured<CKError?>(nil)
+        save.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+            finished.fulfill()
+        }
+        let before = server.requestCount
+        OperationQueue().addOperation(save, conditions: [AccountAvailable()])
+        await fulfillment(of: [finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .notAuthenticated)
+        let message = reported.value?.localizedDescription ?? ""
+        XCTAssertTrue(message.contains("AccountAvailable stopped"), "the condition, not the server, stopped it: \(message)")
+        XCTAssertTrue(message.contains("iCloud.com.example.own"), message)
+        XCTAssertEqual(server.requestCount, before)
+    }
+
+    func testAccountAvailableAsksEachRecipeForItsOwnContainer() async {
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil).privateCloudDatabase
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(value: true))
+        let recipes: [Operation] = [
+            QueryAllOperation(database: own, query: query),
+            RetryOperation(database: own) { _ in CKFetchRecordZonesOperation.fetchAllRecordZonesOperation() },
+            BatchModifyOperation(database: own, recordsToSave: [note("a")]),
+            ConflictResolvingSaveOperation(database: own, recordsToSave: [note("b")]),
+            RetryModifyRecordsOperation(database: own, recordsToSave: [note("c")]),
+        ]
+        for recipe in recipes {
+            let result = await AccountAvailable().evaluate(for: recipe)
+            guard case .failed(let error as CKError) = result else {
+                XCTFail("\(type(of: recipe)): expected the signed-out account of its own container, got \(result)")
+                continue
+            }
+            XCTAssertEqual(error.code, .notAuthenticated, "\(type(of: recipe))")
+        }
+    }
+
+    func testARecipeThatWaitsForItsOwnGroupFailsNamingTheCycleAndTheGroupFinishes() async throws {
+        let group = GroupOperation()
+        group.name = "sync"
+        let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        query.name = "query"
+        query.addDependency(group)
+        let reported = Captured<CKError?>(nil)
+        query.queryResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+        }
+        group.addOperation(query)
+        let done = expectation(description: "group finished")
+        let before = server.requestCount
+        OperationQueue().addOperation(group, observers: [BlockObserver(finishHandler: { _, _ in done.fulfill() })])
+        await fulfillment(of: [done], timeout: 10)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason.hasPrefix("\"query\" waits for \"sync\""), true, "\(String(describing: reported.value))")
+        XCTAssertEqual(server.requestCount, before)
+    }
+
     func testAGroupCollectsTheErrorARecipeFinishedWith() async throws {
         let query = QueryAllOperation(database: database, query: CKQuery(recordType: "Nothing", predicate: NSPredicate(value: true)))
         let group = GroupOperation(operations: [query])

@@ -63,6 +63,57 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual(operation.runCount, 1)
     }
 
+    func testOperationsThatWaitForEachOtherFailNamingTheCycleInsteadOfHanging() {
+        let fetch = CKFetchRecordsOperation(recordIDs: [CKRecord.ID(recordName: "a")])
+        fetch.name = "fetch"
+        fetch.database = database
+        let save = RecordingOperation("save")
+        let merge = RecordingOperation("merge")
+        fetch.addDependency(merge)
+        merge.addDependency(save)
+        save.addDependency(fetch)
+        let reported = Captured<CKError?>(nil)
+        fetch.fetchRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+        }
+        let finished = expectation(description: "every operation finished")
+        finished.expectedFulfillmentCount = 3
+        let observer = CountingObserver(finished: finished)
+        queue.addOperation(fetch, observers: [observer])
+        queue.addOperation(merge, observers: [observer])
+        queue.addOperation(save, observers: [observer])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .operationCancelled)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason, "\"fetch\" waits for \"merge\" waits for \"save\" waits for \"fetch\": it would never run")
+        XCTAssertEqual(server.requestCount, 0)
+        XCTAssertEqual([merge.runCount, save.runCount], [1, 1], "the rest of the cycle runs once it is broken")
+    }
+
+    func testALongChainOfOperationsAddedBeforeAnyFinishesRunsInOrder() {
+        // Looking for a cycle as each one is added must neither exhaust a thread's stack nor
+        // grow with the length of the chain behind it.
+        let count = 2_000
+        let gate = StubbornOperation("gate")
+        let log = EventLog()
+        let finished = expectation(description: "chain finished")
+        finished.expectedFulfillmentCount = count
+        let observer = CountingObserver(finished: finished)
+        var previous: Operation = gate
+        var chain: [RecordingOperation] = []
+        for index in 0..<count {
+            let link = RecordingOperation("link \(index)") { _ in log.append("\(index)") }
+            link.addDependency(previous)
+            queue.addOperation(link, observers: [observer])
+            chain.append(link)
+            previous = link
+        }
+        queue.addOperation(gate)
+        gate.release()
+        wait(for: [finished], timeout: 60)
+        XCTAssertEqual(log.all, (0..<count).map(String.init))
+    }
+
     func testAllConditionsAreEvaluatedAndTheFirstFailureInOrderIsReported() {
         let first = ScriptedCondition("first", result: .failed(SessionError(reason: "first")))
         let second = ScriptedCondition("second", result: .failed(SessionError(reason: "second")))
@@ -110,6 +161,51 @@ final class ToolkitConditionTests: OperationTestCase {
         XCTAssertEqual(error.code, .notAuthenticated)
         XCTAssertTrue(error.localizedDescription.contains("no iCloud account"), error.localizedDescription)
         XCTAssertTrue(error.localizedDescription.contains("AccountAvailable"), error.localizedDescription)
+    }
+
+    func testTheAccountConditionChecksTheContainerOfTheCloudKitOperationsDatabase() {
+        // The app's own container has no account signed in; CKContainer.default() has one.
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil)
+        let code = Captured<CKError.Code?>(nil)
+        let done = expectation(description: "final")
+        let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
+        operation.database = own.privateCloudDatabase
+        operation.fetchRecordZonesResultBlock = { result in
+            code.value = result.failureCode
+            done.fulfill()
+        }
+        queue.addOperation(operation, conditions: [AccountAvailable()])
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(code.value, .notAuthenticated)
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
+    func testTheAccountConditionRefusesToGuessTheContainerOfAnOperationThatHasNone() {
+        let child = RecordingOperation("child")
+        let group = GroupOperation(operations: [child])
+        group.name = "sync"
+        let finished = expectation(description: "finished")
+        let observer = CountingObserver(finished: finished)
+        queue.addOperation(group, conditions: [AccountAvailable()], observers: [observer])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(child.runCount, 0, "the group did not run on a guessed account")
+        guard let error = group.reportedErrors.first as? OperationConditionError else {
+            return XCTFail("expected the condition's refusal, got \(group.reportedErrors)")
+        }
+        XCTAssertEqual(error.conditionName, "AccountAvailable")
+        XCTAssertTrue(error.reason.contains("\"sync\""), error.reason)
+        XCTAssertTrue(error.reason.contains("AccountAvailable(container:)"), error.reason)
+    }
+
+    func testTheAccountConditionChecksTheContainerItWasGivenForAnyOperation() {
+        let own = server.container(identifier: "iCloud.com.example.own", account: nil)
+        let child = RecordingOperation("child")
+        let group = GroupOperation(operations: [child])
+        let finished = expectation(description: "finished")
+        queue.addOperation(group, conditions: [AccountAvailable(container: own)], observers: [CountingObserver(finished: finished)])
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(child.runCount, 0)
+        XCTAssertEqual((group.reportedErrors.first as? CKError)?.code, .notAuthenticated)
     }
 
     func testATemporarilyUnavailableAccountFailsWithAccountTemporarilyUnavailable() {

@@ -195,6 +195,97 @@ final class ToolkitGroupTests: OperationTestCase {
         XCTAssertEqual(observer.counts(for: group).finishes, 1)
     }
 
+    func testCancellingAGroupLetsNoChildRunBecauseASiblingItWaitsForWasCancelledFirst() {
+        // The cancel reaches the children in no set order: when the running sibling the saves
+        // wait for is cancelled first, it finishes at once, and a save must not slip through
+        // before the cancel reaches it. Several rounds, since the order changes each time.
+        let outcomes = EventLog()
+        for round in 0..<25 {
+            let group = GroupOperation()
+            let holder = DelayOperation(interval: 1_000, clock: clock)
+            let started = expectation(description: "holder started \(round)")
+            group.addOperation(holder, observers: [BlockObserver(startHandler: { _ in started.fulfill() })])
+            var saves: [CKModifyRecordsOperation] = []
+            for index in 0..<8 {
+                let save = CKModifyRecordsOperation(recordsToSave: [note("r\(round)-\(index)")])
+                save.database = database
+                save.addDependency(holder)
+                save.modifyRecordsResultBlock = { result in
+                    outcomes.append(result.failureCode == .operationCancelled ? "cancelled" : "ran: \(result)")
+                }
+                group.addOperation(save)
+                saves.append(save)
+            }
+            let (_, finished) = addObserved(group)
+            wait(for: [started], timeout: 10)
+            group.cancel()
+            wait(for: [finished], timeout: 10)
+            XCTAssertTrue(saves.allSatisfy(\.isFinished))
+        }
+        XCTAssertEqual(server.requestCount, 0, "no save sent its request after its group was cancelled")
+        XCTAssertEqual(outcomes.all.filter { $0 != "cancelled" }, [])
+        XCTAssertEqual(outcomes.all.count, 25 * 8)
+    }
+
+    func testCancellingAGroupStopsAChildOfANestedGroupThatWaitsForASiblingOfTheNestedGroup() {
+        let outcomes = EventLog()
+        for round in 0..<25 {
+            let outer = GroupOperation()
+            let holder = DelayOperation(interval: 1_000, clock: clock)
+            let started = expectation(description: "holder started \(round)")
+            outer.addOperation(holder, observers: [BlockObserver(startHandler: { _ in started.fulfill() })])
+            let inner = GroupOperation()
+            let innerStarted = expectation(description: "inner started \(round)")
+            for index in 0..<8 {
+                let save = CKModifyRecordsOperation(recordsToSave: [note("n\(round)-\(index)")])
+                save.database = database
+                save.addDependency(holder)
+                save.modifyRecordsResultBlock = { result in
+                    outcomes.append(result.failureCode == .operationCancelled ? "cancelled" : "ran: \(result)")
+                }
+                inner.addOperation(save)
+            }
+            outer.addOperation(inner, observers: [BlockObserver(startHandler: { _ in innerStarted.fulfill() })])
+            let (_, finished) = addObserved(outer)
+            wait(for: [started, innerStarted], timeout: 10)
+            outer.cancel()
+            wait(for: [finished], timeout: 10)
+        }
+        XCTAssertEqual(server.requestCount, 0, "no save sent its request after the group around its group was cancelled")
+        XCTAssertEqual(outcomes.all.filter { $0 != "cancelled" }, [])
+    }
+
+    func testAChildThatWaitsForItsOwnGroupFailsNamingTheCycleInsteadOfHangingTheGroup() {
+        let group = GroupOperation()
+        group.name = "sync"
+        let upload = CKModifyRecordsOperation(recordsToSave: [note("a")])
+        upload.name = "upload"
+        upload.database = database
+        upload.addDependency(group)
+        let reported = Captured<CKError?>(nil)
+        let done = expectation(description: "upload final block")
+        upload.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { reported.value = error }
+            done.fulfill()
+        }
+        let cleanup = RecordingOperation("cleanup")
+        let prepare = RecordingOperation("prepare")
+        prepare.addDependency(group)
+        cleanup.addDependency(prepare)
+        group.addOperation(upload)
+        group.addOperation(cleanup)
+        let (observer, finished) = addObserved(group)
+        wait(for: [done, finished], timeout: 10)
+        XCTAssertEqual(reported.value?.code, .operationCancelled)
+        let cycle = reported.value?.userInfo[NSUnderlyingErrorKey] as? OperationConditionError
+        XCTAssertEqual(cycle?.reason.hasPrefix("\"upload\" waits for \"sync\""), true, cycle?.reason ?? "no cycle error")
+        XCTAssertEqual(server.requestCount, 0)
+        XCTAssertTrue(cleanup.isCancelled, "a plain child in a cycle through another operation is cancelled")
+        XCTAssertEqual(cleanup.runCount, 0)
+        XCTAssertEqual(observer.counts(for: group).finishes, 1)
+        XCTAssertEqual(group.reportedErrors.count, 1, "the upload's error")
+    }
+
     func testAChildAddedAfterTheGroupWasCancelledIsCancelledAndWaitedFor() {
         let log = EventLog()
         let started = expectation(description: "stubborn child started")

@@ -17,10 +17,7 @@ enum CancelledDependencies {
         for dependency in unfinished {
             let keeper = BlockOperation { withExtendedLifetime(operation) {} }
             keeper.addDependency(dependency)
-            keepers.addOperation(keeper)
+            HelperQueues.add(keeper)
         }
     }
-
-    /// Where the operations that keep cancelled operations alive wait.
-    private static let keepers = OperationQueue()
 }

@@ -53,6 +53,19 @@ public class RecipeOperation: Operation, OperationErrorReporting, StartReporting
         lock.withLock { state == .finished }
     }
 
+    /// Foundation's answer, or true once every dependency has finished (see
+    /// `CKOperation.isReady`: Foundation on Linux forgets to recount after `removeDependency`).
+    public override var isReady: Bool {
+        super.isReady || dependencies.allSatisfy(\.isFinished)
+    }
+
+    /// Removes a dependency and tells the queue to look at the operation's readiness again.
+    public override func removeDependency(_ operation: Operation) {
+        super.removeDependency(operation)
+        willChangeValue(forKey: "isReady")
+        didChangeValue(forKey: "isReady")
+    }
+
     /// Starts the operation. Queues call this; call it yourself only for an operation in no queue.
     public override func start() {
         let mayStart = lock.withLock { () -> Bool in

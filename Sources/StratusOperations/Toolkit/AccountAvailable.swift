@@ -21,21 +21,34 @@ import StratusCore
 /// save.database = database
 /// queue.addOperation(save, conditions: [AccountAvailable()])
 /// ```
+///
+/// Which container it checks, without `container:`: that of the operation it guards. A
+/// CloudKit operation's is its database's container (or its configuration's; one that names
+/// neither runs in `CKContainer.default()`, as in CloudKit, so that is the one checked); a
+/// recipe's (``RetryOperation``, ``QueryAllOperation``, ``BatchModifyOperation``, …) is its
+/// database's. Any other operation (a ``GroupOperation``, a ``DelayOperation``, your own)
+/// works in no container the condition can see, and it refuses to guess one: it fails with an
+/// ``OperationConditionError`` that says to pass `container:`.
 public struct AccountAvailable: OperationCondition {
-    /// The container whose account is checked; nil checks the CloudKit operation's own
-    /// container, or `CKContainer.default()` for any other operation.
+    /// The container whose account is checked; nil checks the container of the operation the
+    /// condition guards (see above).
     public let container: CKContainer?
 
     /// Creates the condition.
     ///
-    /// - Parameter container: The container to check; nil for the operation's own.
+    /// - Parameter container: The container to check; nil for that of the operation the
+    ///   condition guards, which must be a CloudKit operation or a recipe.
     public init(container: CKContainer? = nil) {
         self.container = container
     }
 
     /// Asks for the account status. - SeeAlso: ``OperationCondition/evaluate(for:)``
     public func evaluate(for operation: Operation) async -> OperationConditionResult {
-        let container = self.container ?? (operation as? CKOperation)?.effectiveContainer ?? CKContainer.default()
+        guard let container = self.container ?? (operation as? any ContainerCarrying)?.carriedContainer else {
+            let reason = "\(Toolkit.describe(operation)) works in no container it can see, and it does not guess one; "
+                + "create the condition with AccountAvailable(container:)"
+            return .failed(OperationConditionError(conditionName: name, reason: reason))
+        }
         let status: CKAccountStatus
         do {
             status = try await container.accountStatus()

@@ -38,7 +38,7 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
 
     override func start() {
         guard lifecycle.transition(self, to: .executing) else { return }
-        guard let operation = target.value, !operation.isCancelled, !operation.isFinished else {
+        guard let operation = target.value, !isStopped(operation) else {
             stopWithoutRunning()
             return
         }
@@ -61,7 +61,7 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
     }
 
     private func decide(_ results: [OperationConditionResult], for operation: Operation) {
-        if operation.isCancelled || operation.isFinished {
+        if isStopped(operation) {
             stopWithoutRunning()
             return
         }
@@ -77,15 +77,13 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
     /// Lets the operation run, once its exclusivity categories are granted.
     private func release(_ operation: Operation) {
         guard let ticket = attachment.ticket else {
-            reportStartIfNeeded(operation)
-            finishEvaluation()
+            letRun(operation)
             return
         }
         ExclusivityController.shared.claim(ticket) { outcome in
             switch outcome {
             case .granted:
-                self.reportStartIfNeeded(operation)
-                self.finishEvaluation()
+                self.letRun(operation)
             case .withdrawn:
                 self.finishEvaluation()
             case .refused(let reason):
@@ -95,11 +93,25 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
         }
     }
 
-    /// For an operation that does not report its own start, this is the last moment Stratus
-    /// sees before it runs.
-    private func reportStartIfNeeded(_ operation: Operation) {
-        guard !(operation is any StartReporting), !operation.isCancelled else { return }
-        attachment.reportStart(of: operation)
+    /// Finishes the evaluation, which makes the operation ready, unless it must not run after
+    /// all. For an operation that does not report its own start, this is the last moment
+    /// Stratus sees before it runs.
+    private func letRun(_ operation: Operation) {
+        if isStopped(operation) {
+            stopWithoutRunning()
+            return
+        }
+        if !(operation is any StartReporting) { attachment.reportStart(of: operation) }
+        finishEvaluation()
+    }
+
+    /// Whether the operation must not run: it was cancelled or has finished, or the group it
+    /// runs in (or a group around that) was cancelled. A cancelled group cancels its children
+    /// one by one, and a child whose dependency it cancelled first would otherwise be let run
+    /// before the cancel reached it.
+    private func isStopped(_ operation: Operation) -> Bool {
+        if operation.isCancelled || operation.isFinished { return true }
+        return (attachment.queue as? GroupQueue)?.group?.isCancelledFromHereUp == true
     }
 
     private func fail(_ operation: Operation, with error: any Error) {
@@ -112,14 +124,21 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
         finishEvaluation()
     }
 
-    /// The operation was cancelled (or finished) meanwhile: give up its categories and finish.
+    /// The operation was cancelled (or finished), or its group was, meanwhile: make sure it is
+    /// cancelled, give up its categories and finish.
     private func stopWithoutRunning() {
+        if let operation = target.value, !operation.isCancelled, !operation.isFinished { Toolkit.cancel(operation) }
         if let ticket = attachment.ticket { ExclusivityController.shared.release(ticket) }
         finishEvaluation()
     }
 
     private func finishEvaluation() {
         lifecycle.transition(self, to: .finished)
+        // Foundation on Linux does not recount an operation's unfinished dependencies after
+        // one that has not finished is removed (a refused operation drops its dependencies),
+        // so it may never see the operation become ready; Stratus's operations answer from
+        // their dependencies, once asked.
+        target.value?.didChangeValue(forKey: "isReady")
         // Only now, once Foundation is done with this operation's dependents, let go of it.
         target.value = nil
     }

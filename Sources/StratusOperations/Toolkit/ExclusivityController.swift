@@ -95,8 +95,11 @@ final class ExclusivityController: @unchecked Sendable {
             case (_?, _?):
                 entries.append(entry)
                 sortByWaits()
+                // Sorting may move a claim ahead of what blocked it.
+                return grantLocked()
             }
-            return grantLocked()
+            // A ticket that has not claimed only ever blocks others: nothing to grant.
+            return []
         }
         grants.forEach { $0(.granted) }
     }
@@ -108,7 +111,12 @@ final class ExclusivityController: @unchecked Sendable {
             guard let index = entries.firstIndex(where: { $0.ticket === ticket }) else { return (.withdrawn, []) }
             guard case .waiting = entries[index].claim else { return (nil, []) }
             entries[index].claim = .claimed(outcome)
-            let grants = grantLocked()
+            // Claiming blocks no one new and frees no one: only this claim may be granted.
+            var grants: [@Sendable (Outcome) -> Void] = []
+            if isGrantableLocked(index) {
+                entries[index].claim = .running
+                grants.append(outcome)
+            }
             if let position = entries.firstIndex(where: { $0.ticket === ticket }), !entries[position].isRunning,
                let cycle = cycleLocked(from: position) {
                 entries.remove(at: position)
@@ -132,6 +140,16 @@ final class ExclusivityController: @unchecked Sendable {
         }
         withdrawn?(.withdrawn)
         grants.forEach { $0(.granted) }
+    }
+
+    /// Whether the claim at `index` may be granted now: no running ticket and no ticket before
+    /// it shares one of its categories (what ``grantLocked()`` decides, for one claim).
+    private func isGrantableLocked(_ index: Int) -> Bool {
+        let categories = entries[index].ticket.categories
+        for other in entries.indices where other != index && (other < index || entries[other].isRunning) {
+            if !entries[other].ticket.categories.isDisjoint(with: categories) { return false }
+        }
+        return true
     }
 
     /// Grants every claim whose categories are free; returns their callbacks, to run after the

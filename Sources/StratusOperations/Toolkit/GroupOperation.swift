@@ -28,6 +28,10 @@ import StratusWire
 /// - cancelling it cancels every child, and any child added afterwards is cancelled as it is
 ///   added; it then finishes once the cancelled children have finished;
 /// - a condition that stops the group stops its children the same way;
+/// - a child that depends, directly or through other operations, on the group or a group
+///   around it would wait for the group while the group waits for it: it does not run, and
+///   fails with an ``OperationConditionError`` that names the cycle (a plain operation is
+///   cancelled), so the group still finishes;
 /// - added with ``MutuallyExclusive`` conditions, it holds their categories for its whole run,
 ///   and also those its children (added before the group itself was added) need: a group runs
 ///   as one operation, so two groups whose children need each other's categories take turns.
@@ -202,6 +206,17 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
         return categories
     }
 
+    /// Whether this group, or a group around it, was cancelled: its children must not start,
+    /// even those the cancel has not reached yet.
+    var isCancelledFromHereUp: Bool {
+        var group: GroupOperation? = self
+        while let current = group {
+            if current.isCancelled { return true }
+            group = current.enclosingGroup
+        }
+        return false
+    }
+
     /// The group this group runs inside, if it is a child of one.
     var enclosingGroup: GroupOperation? {
         state.withValue { $0.parent }
@@ -284,6 +299,11 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
 
     /// Cancels the group and every child; a child added from now on is cancelled as it is
     /// added. The group finishes once its cancelled children have.
+    ///
+    /// No child starts because of the cancel: the group is marked cancelled before any child
+    /// is, and a child that a cancelled sibling's finish would let start (it depended on it)
+    /// is stopped by its hidden evaluator, which checks the group (and the groups around it)
+    /// before letting it run.
     ///
     /// Like `CKOperation.cancel()`, it drops the group's dependencies that have not finished.
     public override func cancel() {

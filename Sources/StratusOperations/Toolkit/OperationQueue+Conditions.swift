@@ -31,6 +31,13 @@ extension OperationQueue {
     ///    ``OperationErrorReporting/conditionDidFail(with:)``; any other operation is cancelled.
     /// 4. Observers hear the start, the operations it produces, and exactly once the finish.
     ///
+    /// An operation that would wait for itself (it depends, through other operations, on
+    /// itself, or, inside a ``GroupOperation``, on the group or a group around it) never runs,
+    /// and nothing waiting for it would ever run: it is stopped as it is added, as a failed
+    /// condition stops it, with an ``OperationConditionError`` that names the cycle, and the
+    /// rest of the cycle runs once it has finished. (The search looks at up to 256 unfinished
+    /// operations behind the one added; a longer cycle waits forever, as in Foundation.)
+    ///
     /// Cancelling `operation` at any point is safe: it finishes (a CloudKit operation with
     /// `operationCancelled`), gives up its categories, and its observers hear the finish once.
     ///
@@ -68,6 +75,12 @@ extension OperationQueue {
             return
         }
 
+        // 0. An operation that waits for itself, or a child that waits for its own group, would
+        //    wait forever, and so would everything waiting for it.
+        if let cycle = Toolkit.cycle(of: operation, joining: (self as? GroupQueue)?.group) {
+            Toolkit.refuse(operation, with: OperationConditionError(conditionName: "dependency cycle", reason: cycle))
+        }
+
         // 1. Generated dependencies, each with its own conditions, on this queue.
         for condition in conditions {
             guard let dependency = condition.dependency(for: operation) else { continue }
@@ -101,6 +114,6 @@ extension OperationQueue {
         // The operation goes on its queue first, so a group that cancels it as it arrives has
         // done so before the evaluator looks at it.
         addOperation(operation)
-        Toolkit.queue.addOperation(evaluator)
+        Toolkit.schedule(evaluator)
     }
 }

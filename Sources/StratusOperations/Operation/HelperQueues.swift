@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// Where Stratus's hidden operations (condition evaluators, finish watchers, the keepers of
+/// cancelled operations) wait for their dependencies and run: a fixed set of queues, taken in
+/// turn, that are never a user's and never cancelled.
+///
+/// Why not one queue: Foundation's `OperationQueue` walks every operation it holds that is
+/// not ready each time one of them becomes ready or finishes, so one queue holding thousands
+/// of hidden operations that wait made each step cost thousands, and a busy toolkit slowed to
+/// a crawl. Why not a queue per operation: Foundation on Linux touches a queue after the
+/// last operation holding it has finished, so queues that go away with their operation crash
+/// now and then. And on Linux, an operation whose last dependency finishes while
+/// `addOperation(_:)` is taking it in can be left ready but never started, until something
+/// makes its queue look again; so the queue is told to look once more right after each
+/// operation is added.
+enum HelperQueues {
+    private static let queues: [OperationQueue] = (0..<64).map { index in
+        let queue = OperationQueue()
+        queue.name = "stratus.helper.\(index)"
+        return queue
+    }
+
+    private static let next = Atomic<Int>(0)
+
+    /// Adds `operation` to the next queue; it starts once its dependencies have finished.
+    static func add(_ operation: Operation) {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        let queue = queues[index & (queues.count - 1)]
+        queue.addOperation(operation)
+        // Makes Foundation schedule again: a readiness it cached too early is corrected by the
+        // first look, and acted on by this one.
+        queue.isSuspended = false
+    }
+}
