@@ -18,7 +18,10 @@ import StratusWire
 /// - The public permission: while it is other than `.none`, the share has no pending
 ///   participants (raising it removes them; accepted ones stay), as CloudKit's header says.
 ///   Setting it back to `.none` removes every participant but the owner; participants added
-///   in the same save stay, pending.
+///   in the same save stay, pending. It is the permission of anyone with the URL, so a public
+///   user (who joined through the URL) has no permission of their own: every `publicUser`
+///   participant is stored with the public permission, whatever the client sent, and
+///   lowering or raising it changes what each of them may do (``ZoneStore/grants(for:)``).
 /// - At most ``WireShareRules/maximumParticipants`` participants, the owner included, as
 ///   `CKShare.participants.count` reports them (`tooManyParticipants`).
 enum ShareRules {
@@ -163,6 +166,7 @@ enum ShareRules {
         let newPermission = incoming.publicPermission
         if newPermission != .none {
             result.removeAll { $0.role != .owner && $0.acceptanceStatus == .pending }
+            for index in result.indices where result[index].role == .publicUser { result[index].permission = newPermission }
         } else if oldPermission != .none {
             result.removeAll { $0.role != .owner && !added.contains($0.participantID) }
         }

@@ -12,18 +12,22 @@ struct ShareGrant: Equatable, Sendable {
 
 extension ZoneStore {
     /// The shares of this zone that the user `userRecordName` accepted (as an invited or a
-    /// public participant; the owner needs none), with what each lets them do. Call only with
-    /// the lock held.
+    /// public participant; the owner needs none), with what each lets them do: an invited
+    /// participant's own permission, and for a public user the share's public permission as
+    /// it is now (anyone with the URL has it; a public user has none of their own). Call only
+    /// with the lock held.
     func grants(for userRecordName: String) -> [ShareGrant] {
         shareNames.sorted().compactMap { name -> ShareGrant? in
             guard let info = records[name]?.record.shareInfo,
                   let participant = info.participants.first(where: { $0.role != .owner && $0.acceptanceStatus == .accepted && $0.identity.userRecordName == userRecordName })
             else { return nil }
+            let permission = participant.role == .publicUser ? info.publicPermission : participant.permission
+            guard permission == .readOnly || permission == .readWrite else { return nil }
             if name.string == WireShareRules.zoneWideShareName {
-                return ShareGrant(shareName: name, rootName: nil, permission: participant.permission)
+                return ShareGrant(shareName: name, rootName: nil, permission: permission)
             }
             guard let root = shareHolders[name]?.min() else { return nil }
-            return ShareGrant(shareName: name, rootName: root, permission: participant.permission)
+            return ShareGrant(shareName: name, rootName: root, permission: permission)
         }
     }
 

@@ -394,6 +394,31 @@ final class SharedDatabaseCoverageTests: SharedDatabaseTestCase {
         await assertCKError(.participantMayNeedVerification) { _ = try await self.bob.shareMetadata(for: try XCTUnwrap(share.url)) }
     }
 
+    func testLoweringThePublicPermissionStopsAPublicUserWhoJoinedWithReadWrite() async throws {
+        try await seedParty()
+        let share = try await share(with: [], publicPermission: .readWrite)
+        try await accept(share.url, as: bob)
+
+        let fetched = try await john.privateCloudDatabase.record(for: share.recordID)
+        let current = try XCTUnwrap(fetched as? CKShare)
+        current.publicPermission = .readOnly
+        let (saves, _) = try await john.privateCloudDatabase.modifyRecords(saving: [current], deleting: [])
+        let lowered = try XCTUnwrap(try saves[share.recordID]?.get() as? CKShare)
+        XCTAssertEqual(lowered.participants.first { $0.role == .publicUser }?.permission, .readOnly)
+
+        let dan = CKRecord(recordType: "Attendee", recordID: try await sharedID("dan"))
+        dan.parent = CKRecord.Reference(recordID: try await sharedID("party"), action: .none)
+        let ann = try await bob.sharedCloudDatabase.record(for: try await sharedID("ann"))
+        ann["name"] = "Annie"
+        let ben = try await sharedID("ben")
+        let (written, deleted) = try await bob.sharedCloudDatabase.modifyRecords(saving: [dan, ann], deleting: [ben], atomically: false)
+        XCTAssertEqual(failure(of: written[dan.recordID])?.code, .permissionFailure)
+        XCTAssertEqual(failure(of: written[ann.recordID])?.code, .permissionFailure)
+        XCTAssertEqual(failure(of: deleted[ben])?.code, .permissionFailure)
+        let joined = try await bob.sharedCloudDatabase.record(for: try await sharedID(share.recordID.recordName))
+        XCTAssertEqual((joined as? CKShare)?.currentUserParticipant?.permission, .readOnly)
+    }
+
     // MARK: - Privacy
 
     func testAnAccountThatIsNotAParticipantLearnsNothingByGuessing() async throws {
