@@ -34,6 +34,8 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var records: [WireName: StoredRecord] = [:]
     /// For each record name, the records holding a `deleteSelf` reference to it.
     private(set) var deleteSelfSources: [WireName: Set<WireName>] = [:]
+    /// For each record name, the records whose `parent` names it (whether or not it exists).
+    private(set) var children: [WireName: Set<WireName>] = [:]
     /// For each share name, the records whose `share` names it: a record share's root.
     private(set) var shareHolders: [WireName: Set<WireName>] = [:]
     /// The names of the zone's share records (type `cloudkit.share`), zone-wide share included.
@@ -99,6 +101,15 @@ final class ZoneStore: @unchecked Sendable {
         }
         for target in newTargets.subtracting(oldTargets) {
             deleteSelfSources[target, default: []].insert(name)
+        }
+        let oldParent = old?.parentName
+        let newParent = stored?.parentName
+        if oldParent != newParent {
+            if let oldParent {
+                children[oldParent]?.remove(name)
+                if children[oldParent]?.isEmpty == true { children[oldParent] = nil }
+            }
+            if let newParent { children[newParent, default: []].insert(name) }
         }
         let oldShare = old?.shareTarget
         let newShare = stored?.shareTarget
@@ -172,6 +183,9 @@ final class ZoneStore: @unchecked Sendable {
             var sources = [WireName: Set<WireName>](minimumCapacity: deleteSelfSources.count)
             for (name, names) in deleteSelfSources { sources[name] = names }
             deleteSelfSources = sources
+            var kids = [WireName: Set<WireName>](minimumCapacity: children.count)
+            for (name, names) in children { kids[name] = names }
+            children = kids
             var holders = [WireName: Set<WireName>](minimumCapacity: shareHolders.count)
             for (name, names) in shareHolders { holders[name] = names }
             shareHolders = holders
@@ -241,14 +255,7 @@ struct ZoneTransaction {
     /// deleted record, and the share of every deleted share root (a share goes with its root
     /// record). Cycles end, as each record is deleted once.
     mutating func deleteCascading(_ name: String) {
-        var pending = [WireName(name)]
-        while let next = pending.popLast() {
-            guard let stored = store.records[next] else { continue }
-            let sources = store.deleteSelfSources[next] ?? []
-            set(nil, named: next.string)
-            pending.append(contentsOf: sources.sorted())
-            if let share = stored.shareTarget { pending.append(share) }
-        }
+        for removed in store.deletionCascade(from: WireName(name)) { set(nil, named: removed.string) }
     }
 
     /// Makes the changes final: each record whose stored version changed gets the next number

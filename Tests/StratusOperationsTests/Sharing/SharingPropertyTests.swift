@@ -147,15 +147,22 @@ struct SharingModel {
         return false
     }
 
-    /// Whether the record `name` hangs below a parent that is gone.
-    func isOrphaned(_ name: String) -> Bool {
-        var current = records[name]?.parent
-        var seen: Set<String> = [name]
-        while let step = current, seen.insert(step).inserted {
-            guard let record = records[step] else { return true }
-            current = record.parent
+    /// The records whose parent is `name`.
+    func children(of name: String) -> [String] {
+        records.keys.sorted().filter { records[$0]?.parent == name }
+    }
+
+    /// `name` and every record below it, parents before their children.
+    func hierarchy(under name: String) -> [String] {
+        var found: [String] = []
+        var pending = [name]
+        while let next = pending.first {
+            pending.removeFirst()
+            guard records[next] != nil, !found.contains(next) else { continue }
+            found.append(next)
+            pending.append(contentsOf: children(of: next))
         }
-        return false
+        return found
     }
 
     /// Whether `name` is `ancestor` or below it.
@@ -169,8 +176,8 @@ struct SharingModel {
         return false
     }
 
-    /// The owner deletes record `name`: a root takes its share with it; children stay, under
-    /// a parent that is gone.
+    /// Record `name` is deleted: a root takes its share with it. (A record with children is
+    /// never deleted alone: the server refuses it with `referenceViolation`.)
     mutating func deleteRecord(_ name: String) {
         records[name] = nil
         if let share = share(rootedAt: name) { shares[share] = nil }
@@ -190,11 +197,6 @@ final class SharingSimulation {
     struct Mirror {
         var token: CKServerChangeToken?
         var records: [String: String] = [:]
-        /// Every record the account was allowed to see since the copy was last rebuilt: a
-        /// record that left the account's shares because its parent was deleted is not
-        /// reported as deleted (nothing of it changed), and may stay in the copy until it is
-        /// deleted itself.
-        var everVisible: Set<String> = []
         /// Whether the zone is in the copy of the database changes.
         var zoneKnown = false
         var databaseToken: CKServerChangeToken?
@@ -266,7 +268,9 @@ final class SharingSimulation {
             if let name = pickRecord() { try await ownerModify(name) }
         case 15..<18:
             let leaves = model.records.keys.sorted().filter { model.share(rootedAt: $0) == nil }
-            if let name = chance(4) || leaves.isEmpty ? pickRecord() : pick(leaves) { try await ownerDelete(name) }
+            if let name = chance(4) || leaves.isEmpty ? pickRecord() : pick(leaves) {
+                if chance(2) { try await ownerDeleteHierarchy(name) } else { try await ownerDelete(name) }
+            }
         case 18..<25:
             try await ownerShare(zoneWide: chance(6))
         case 25..<29:
@@ -341,10 +345,30 @@ final class SharingSimulation {
         let outcome = try await ownerWrite(saving: [], deleting: [CKRecord.ID(recordName: name, zoneID: zoneID)])
         let share = model.share(rootedAt: name)
         trace.append("john deletes \(name)\(share.map { " (root of \($0))" } ?? ""): \(outcome)")
+        if !model.children(of: name).isEmpty {
+            try expect(outcome, .referenceViolation, "the owner deletes a record whose children stay")
+            return try await checkSeen(name)
+        }
         try expect(outcome, nil, "the owner deletes a record of his zone")
         model.deleteRecord(name)
         try await checkSeen(name)
         if let share { try await checkSeen(share) }
+    }
+
+    /// The owner deletes `name` with every record below it, in one request, in random order.
+    private func ownerDeleteHierarchy(_ name: String) async throws {
+        var doomed = model.hierarchy(under: name)
+        doomed.shuffle(using: &random)
+        let (_, deletes) = try await owner.privateCloudDatabase.modifyRecords(
+            saving: [], deleting: doomed.map { CKRecord.ID(recordName: $0, zoneID: zoneID) }, atomically: false
+        )
+        let shares = doomed.compactMap { model.share(rootedAt: $0) }
+        trace.append("john deletes \(doomed.joined(separator: ", ")) in one request")
+        for recordID in deletes.keys.sorted(by: { $0.recordName < $1.recordName }) {
+            try expect(Outcome(deletes[recordID]), nil, "the owner deletes \(recordID.recordName) with its parent and children")
+        }
+        for removed in doomed { model.deleteRecord(removed) }
+        for removed in doomed + shares { try await checkSeen(removed) }
     }
 
     private func ownerShare(zoneWide: Bool) async throws {
@@ -625,7 +649,8 @@ final class SharingSimulation {
     private func participantDelete(_ account: String, _ name: String) async throws {
         let outcome = try await participantWrite(account, saving: [], deleting: [sharedID(name)])
         trace.append("\(account) deletes \(name): \(outcome)")
-        let expected = writeRefusal(account, name, delete: true)
+        var expected = writeRefusal(account, name, delete: true)
+        if expected == nil, !model.children(of: name).isEmpty { expected = .referenceViolation }
         try expect(outcome, expected, "\(account) deletes \(name)")
         if expected == nil { model.deleteRecord(name) }
         try await checkSeen(name)
@@ -716,14 +741,12 @@ final class SharingSimulation {
                 log.append("changeTokenExpired")
                 restarted = true
                 mirror.token = nil
-                mirror.everVisible = []
             } catch let error as CKError where error.code == .zoneNotFound {
                 log.append("zoneNotFound")
                 mirror = Mirror(zoneKnown: mirror.zoneKnown, databaseToken: mirror.databaseToken)
                 break
             }
         }
-        mirror.everVisible.formUnion(model.visible(to: account).keys)
         mirrors[account] = mirror
         trace.append("\(account) fetches changes: \(log.joined(separator: "; "))")
 
@@ -735,10 +758,10 @@ final class SharingSimulation {
         for (name, value) in visible where mirror.records[name] != value {
             throw failure("\(account)'s copy has \(name) as \(mirror.records[name].map { "'\($0)'" } ?? "missing"), the server '\(value)'")
         }
+        // A record that left the account's shares (deleted, with its parent or after it, or
+        // moved out) comes as a deletion: the copy holds exactly what they see.
         for name in mirror.records.keys where visible[name] == nil {
-            guard model.records[name] != nil, model.isOrphaned(name), mirror.everVisible.contains(name) else {
-                throw failure("\(account)'s copy holds \(name), which they may not see (it exists: \(model.records[name] != nil || model.shares[name] != nil))")
-            }
+            throw failure("\(account)'s copy holds \(name), which they may not see (it exists: \(model.records[name] != nil || model.shares[name] != nil))")
         }
     }
 
