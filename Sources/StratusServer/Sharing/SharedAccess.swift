@@ -52,15 +52,14 @@ extension ZoneStore {
     }
 
     /// A digest of what decides which records `grants` cover, for a participant's change
-    /// token of the zone: which shares they are and their roots (names), and, unless the zone
-    /// is shared whole, how many times records of the zone were moved (``moves``). The token
-    /// holds only while the digest stays the same: a share added to or taken from the
-    /// participant, or a record moved into or out of a shared hierarchy, changes what they see
-    /// without a change in the zone's history for each record concerned (the records a new
-    /// share covers were saved before the token; those below a moved record are not saved
-    /// again). The permissions are left out: they change what the participant may write, not
-    /// what they see. FNV-1a over length-prefixed names, sorted; the token's MAC keeps it from
-    /// being forged. Call only with the lock held.
+    /// token of the zone: which shares they are and their roots (names). The token holds only
+    /// while the digest stays the same: a share added to or taken from the participant changes
+    /// what they see without a change in the zone's history for each record concerned (the
+    /// records a new share covers were saved before the token). A record moved into or out of
+    /// a shared hierarchy keeps the token: the move is in the history, with the records below
+    /// it (``CoverageShift``). The permissions are left out: they change what the participant
+    /// may write, not what they see. FNV-1a over length-prefixed names, sorted; the token's MAC
+    /// keeps it from being forged. Call only with the lock held.
     func grantsDigest(_ grants: [ShareGrant]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String?) {
@@ -75,7 +74,6 @@ extension ZoneStore {
             mix(grant.shareName.string)
             mix(grant.rootName?.string)
         }
-        if !grants.contains(where: { $0.rootName == nil }) { mix(String(moves)) }
         return hash
     }
 

@@ -42,10 +42,9 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var shareNames: Set<WireName> = []
     /// Every change committed to the zone's records.
     private(set) var changeLog = ZoneChangeLog()
-    /// How many committed transactions moved a record (changed the `parent` of a record that
-    /// existed before): a move changes which records a share covers without a change of each
-    /// record below the one moved, so a participant's change token names this count.
-    private(set) var moves: UInt64 = 0
+    /// For each record that left a record share (``CoverageShift``), the roots of the shares it
+    /// left and is not back in: its next change is a deletion for their participants.
+    private(set) var formerRoots: [WireName: Set<WireName>] = [:]
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     private(set) var isDeleted = false
     /// Whether a transaction changed records and has not yet committed or rolled back; false
@@ -167,8 +166,12 @@ final class ZoneStore: @unchecked Sendable {
 
     /// Ends a transaction: logs its changes, publishes the zone-wide share, and gives back
     /// memory deletes freed.
-    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, moved: Bool = false) {
-        if moved { moves &+= 1 }
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, shift: CoverageShift = CoverageShift()) {
+        for (name, root) in shift.left { formerRoots[name, default: []].insert(root) }
+        for (name, root) in shift.entered {
+            formerRoots[name]?.remove(root)
+            if formerRoots[name]?.isEmpty == true { formerRoots[name] = nil }
+        }
         let share = zoneWideShare
         committedShare.withLock { $0 = share }
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
@@ -260,7 +263,8 @@ struct ZoneTransaction {
 
     /// Makes the changes final: each record whose stored version changed gets the next number
     /// of `database`'s change sequence in the zone's change log (a save, or a deletion with
-    /// the type the record had), the zone is noted as changed in the database's log, the new
+    /// the type the record had), and so does each record below a moved one whose share changed
+    /// (``CoverageShift``, logged again without changing), the zone is noted as changed in the database's log, the new
     /// records take references to their asset files before the old ones give theirs up, and
     /// `clientChangeToken`, when given and something changed, is kept with the zone.
     ///
@@ -271,12 +275,10 @@ struct ZoneTransaction {
         var changes: [ZoneChangeLog.Change] = []
         var committed: [RecordChange] = []
         var released: [StoredRecord] = []
-        var moved = false
         for name in touchOrder {
             guard let old = previous[name] else { continue }
             let new = store.records[name]
             if new?.record.changeTag == old?.record.changeTag, new != nil || old == nil { continue }
-            if let old, let new, old.record.parent != new.record.parent { moved = true }
             guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
@@ -286,12 +288,17 @@ struct ZoneTransaction {
             changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil, parentName: parentName))
             committed.append(RecordChange(old: old?.record, new: new?.record))
         }
+        let shift = changes.isEmpty ? CoverageShift() : store.coverageShift(previous: previous)
+        for name in shift.relogged {
+            guard let stored = store.records[name] else { continue }
+            changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: stored.record.recordType, isDeletion: false))
+        }
         if !changes.isEmpty {
             let first = database.takeSequences(changes.count, forChangesIn: store.zoneID)
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }
-        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit, moved: moved)
+        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit, shift: shift)
         previous = [:]
         touchOrder = []
         return committed
