@@ -5,10 +5,14 @@ import XCTest
 
 /// A seeded property test of sharing: random histories of an owner (john) and two or three
 /// participant accounts on one server — shares of record hierarchies and of the whole zone,
-/// invitations, acceptances, permission changes, removals, writes by the owner and by the
-/// participants (child records, edits, deletions), reads (by ID, zone changes from nil and
-/// from a kept token, queries, database changes), and the ways sharing stops (deleting the
-/// share, its root or the zone, a participant leaving).
+/// some open to anyone with the URL (joined as public users, whose permission is the share's
+/// public permission as it is now), invitations, acceptances, permission changes, removals,
+/// writes by the owner and by the participants (child records, edits, moves, deletions; a
+/// parent is deleted only with or after its children), reads (by ID, zone changes from nil
+/// and from a kept token, queries, database changes), and the ways sharing stops (deleting
+/// the share, its root or the zone, a participant leaving). A participant's copy kept from a
+/// token holds exactly what they may see, and the token expires only when their shares of
+/// the zone change.
 ///
 /// A model says at each moment who may read and write what, by the rules of the shared
 /// database. Every step's outcome is checked against it: no read or write succeeds for an
@@ -54,10 +58,12 @@ struct SharingModel {
         var value: String
     }
 
-    /// A participant's place on a share.
+    /// A participant's place on a share: invited (with a permission of their own), or a
+    /// public user who joined through the URL (whose permission is the share's public one).
     struct Participant: Equatable {
         var permission: CKShare.ParticipantPermission
         var accepted: Bool
+        var isPublic = false
     }
 
     /// A share of the zone: of the hierarchy under `root`, or of the whole zone (`root` nil).
@@ -65,6 +71,8 @@ struct SharingModel {
         var root: String?
         var url: URL
         var participants: [String: Participant]
+        /// What anyone with the URL may do; `.none` for a share only invited people join.
+        var publicPermission: CKShare.ParticipantPermission = .none
     }
 
     var zoneExists = false
@@ -75,7 +83,7 @@ struct SharingModel {
     func grants(of account: String) -> [(name: String, share: Share, permission: CKShare.ParticipantPermission)] {
         shares.keys.sorted().compactMap { name in
             guard let share = shares[name], let participant = share.participants[account], participant.accepted else { return nil }
-            return (name, share, participant.permission)
+            return (name, share, participant.isPublic ? share.publicPermission : participant.permission)
         }
     }
 
@@ -197,6 +205,10 @@ final class SharingSimulation {
     struct Mirror {
         var token: CKServerChangeToken?
         var records: [String: String] = [:]
+        /// The account's shares of the zone (name and root) and the zone's incarnation when
+        /// the token was taken: only a change of these expires the token (a move keeps it).
+        var tokenShares: [String] = []
+        var tokenIncarnation = 0
         /// Whether the zone is in the copy of the database changes.
         var zoneKnown = false
         var databaseToken: CKServerChangeToken?
@@ -280,7 +292,7 @@ final class SharingSimulation {
         case 32..<34:
             try await ownerRemove(account)
         case 34..<36:
-            if chance(2) { try await ownerDeleteShare() }
+            if chance(2) { try await ownerDeleteShare() } else if chance(2) { try await ownerChangePublicPermission() }
         case 36:
             if chance(2) { try await ownerDeleteZone() }
         case 37..<48:
@@ -391,7 +403,11 @@ final class SharingSimulation {
             share = CKShare(rootRecord: rootRecord, shareID: CKRecord.ID(recordName: "share-\(name)-\(counter)", zoneID: zoneID))
             saving.append(rootRecord)
         }
-        for account in invitees {
+        // Some shares are open to anyone with the URL, and then invite no one (the client
+        // refuses pending invitations on such a share).
+        let publicPermission: CKShare.ParticipantPermission = chance(4) ? (chance(2) ? .readWrite : .readOnly) : .none
+        share.publicPermission = publicPermission
+        for account in invitees where publicPermission == .none {
             let participant = try await owner.shareParticipant(forEmailAddress: "\(account)@example.com")
             participant.permission = chance(2) ? .readWrite : .readOnly
             share.addParticipant(participant)
@@ -402,7 +418,7 @@ final class SharingSimulation {
         let outcome = Outcome(saves[share.recordID])
         let shareName = share.recordID.recordName
         let described = invited.keys.sorted().map { "\($0) \(invited[$0].map { describe($0.permission) } ?? "")" }.joined(separator: ", ")
-        trace.append("john shares \(root ?? "the zone") as \(shareName) with [\(described)]: \(outcome)")
+        trace.append("john shares \(root ?? "the zone") as \(shareName) with [\(described)]\(publicPermission == .none ? "" : ", open to anyone \(describe(publicPermission))"): \(outcome)")
         let conflict = root.map { model.shareConflict(root: $0) } ?? model.shares.values.contains { $0.root != nil }
         if conflict {
             return try expect(outcome, .alreadyShared, "a record belongs to at most one share, and a zone shared whole holds no record shares")
@@ -411,7 +427,7 @@ final class SharingSimulation {
         guard case .success(let saved as CKShare)? = saves[share.recordID], let url = saved.url else {
             throw failure("the saved share \(shareName) has no URL")
         }
-        model.shares[shareName] = .init(root: root, url: url, participants: invited)
+        model.shares[shareName] = .init(root: root, url: url, participants: invited, publicPermission: publicPermission)
         if !shareNames.contains(shareName) { shareNames.append(shareName) }
         if !urls.contains(url) { urls.append(url) }
         try await checkSeen(shareName)
@@ -441,12 +457,15 @@ final class SharingSimulation {
             share.addParticipant(participant)
         }
         trace.append("john invites \(account) to \(name) \(describe(permission)): \(outcome)")
+        if model.shares[name]?.publicPermission != CKShare.ParticipantPermission.none {
+            return try expect(outcome, .invalidArguments, "the owner invites someone to a share open to anyone with its URL")
+        }
         try expect(outcome, nil, "the owner invites a participant")
         model.shares[name]?.participants[account] = .init(permission: permission, accepted: false)
     }
 
     private func ownerChangePermission(_ account: String) async throws {
-        guard let name = model.shares.keys.sorted().filter({ model.shares[$0]?.participants[account] != nil }).randomElement(using: &random),
+        guard let name = model.shares.keys.sorted().filter({ model.shares[$0]?.participants[account].map { !$0.isPublic } == true }).randomElement(using: &random),
               let current = model.shares[name]?.participants[account] else { return }
         let permission: CKShare.ParticipantPermission = current.permission == .readWrite ? .readOnly : .readWrite
         let outcome = try await ownerChangeShare(name) { share in
@@ -467,6 +486,25 @@ final class SharingSimulation {
         trace.append("john removes \(account) from \(name): \(outcome)")
         try expect(outcome, nil, "the owner removes a participant")
         model.shares[name]?.participants[account] = nil
+        try await checkSeen(name)
+    }
+
+    /// The owner opens a share to anyone with its URL, changes what they may do, or closes
+    /// it: a public user's permission is the share's public permission, whatever it was when
+    /// they joined.
+    private func ownerChangePublicPermission() async throws {
+        guard let name = model.shares.keys.sorted().randomElement(using: &random), let share = model.shares[name] else { return }
+        let choices: [CKShare.ParticipantPermission] = [.none, .readOnly, .readWrite].filter { $0 != share.publicPermission }
+        let permission = pick(choices)
+        let outcome = try await ownerChangeShare(name) { $0.publicPermission = permission }
+        trace.append("john makes \(name) \(permission == .none ? "closed" : "open to anyone \(describe(permission))"): \(outcome)")
+        try expect(outcome, nil, "the owner changes the public permission")
+        model.shares[name]?.publicPermission = permission
+        if permission == .none {
+            model.shares[name]?.participants = [:]
+        } else {
+            model.shares[name]?.participants = share.participants.filter { $0.value.accepted }
+        }
         try await checkSeen(name)
     }
 
@@ -546,7 +584,13 @@ final class SharingSimulation {
         let target = model.shares.first { $0.value.url == url }?.key
         trace.append("\(account) accepts \(target ?? url.lastPathComponent): \(outcome)")
         guard let target else { return try expect(outcome, .unknownItem, "no share has the URL any more") }
-        guard model.shares[target]?.participants[account] != nil else {
+        guard let share = model.shares[target] else { return }
+        if share.participants[account] == nil, share.publicPermission != .none {
+            try expect(outcome, nil, "\(account) joins \(target), open to anyone with the URL")
+            model.shares[target]?.participants[account] = .init(permission: share.publicPermission, accepted: true, isPublic: true)
+            return
+        }
+        guard share.participants[account] != nil else {
             return try expect(outcome, .participantMayNeedVerification, "\(account) is not invited to \(target)")
         }
         try expect(outcome, nil, "\(account) accepts an invitation to \(target)")
@@ -723,6 +767,7 @@ final class SharingSimulation {
     private func participantFetchChanges(_ account: String) async throws {
         var mirror = mirrors[account] ?? Mirror()
         var restarted = false
+        let shares = model.grants(of: account).map { "\($0.name) at \($0.share.root ?? "the zone")" }
         var log: [String] = []
         while true {
             do {
@@ -735,10 +780,15 @@ final class SharingSimulation {
                 }
                 for deletion in changes.deletions { mirror.records[deletion.recordID.recordName] = nil }
                 mirror.token = changes.changeToken
+                mirror.tokenShares = shares
+                mirror.tokenIncarnation = zoneIncarnation
                 log.append("\(changes.modificationResultsByID.count) changed, \(changes.deletions.count) deleted")
                 if !changes.moreComing { break }
             } catch let error as CKError where error.code == .changeTokenExpired && mirror.token != nil && !restarted {
                 log.append("changeTokenExpired")
+                if mirror.tokenShares == shares, mirror.tokenIncarnation == zoneIncarnation {
+                    throw failure("\(account)'s token expired though their shares of the zone (\(shares)) stayed the same since it was taken")
+                }
                 restarted = true
                 mirror.token = nil
             } catch let error as CKError where error.code == .zoneNotFound {
