@@ -97,4 +97,26 @@ final class SharePublicPermissionTests: ShareTestCase {
         let writes = try await marysWrites("after")
         XCTAssertEqual(writes, [.permissionFailure, .permissionFailure, .permissionFailure])
     }
+
+    func testAURLKeptFromADeletedShareLeadsNowhereThenToALaterShareOfTheSameRoot() async throws {
+        try await makeZone()
+        try await modify([item("party")])
+        let (_, first) = try await shareRoot("party")
+        let url = try XCTUnwrap(first.shareInfo?.url)
+        try await modify(deleting: ["share"])
+        let gone = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), shareURLs: [url]))
+        if case .failure(let error)? = gone.results.first?.result {
+            XCTAssertEqual(error.code, .unknownItem)
+        } else {
+            XCTFail("no share has the URL while the root is not shared")
+        }
+
+        // Apple: the URL "is stable and persists across shares and reshares of the same root
+        // record", so whoever kept it reaches the new share, and joins it when it is public.
+        let (_, second) = try await shareRoot("party", as: "share2", publicPermission: .readOnly)
+        XCTAssertEqual(second.shareInfo?.url, url)
+        let joined = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), shareURLs: [url]))
+        let share = try XCTUnwrap(joined.results.first).result.get()
+        XCTAssertEqual(share.recordID.recordName, "share2")
+    }
 }

@@ -4,9 +4,13 @@ import StratusWire
 /// whatever the client checked.
 ///
 /// - The server owns the URL and the owner: the URL is assigned on the first save and never
-///   changes (a URL the client sends is ignored); the owner is the first participant, role
-///   `owner`, status `accepted`, permission `readWrite`, with the saving user's identity (its
-///   real user record name, not `__defaultOwner__`).
+///   changes (a URL the client sends is ignored). It is derived from the root record, as
+///   Apple's `CKShare.url` documentation says it "persists across shares and reshares of the
+///   same root record": while the root has no share the URL answers `unknownItem`, and once
+///   the root is shared again it leads to the new share (which anyone who kept it joins when
+///   the new share is public). The owner is the first participant, role `owner`, status
+///   `accepted`, permission `readWrite`, with the saving user's identity (its real user
+///   record name, not `__defaultOwner__`).
 /// - A participant the client adds is stored `privateUser` and `pending`, whatever role and
 ///   status it was sent with: a client can neither accept for someone nor make anyone the
 ///   owner. The owner's own entry in the client's list (its participant ID, or the owner's
