@@ -111,6 +111,19 @@ final class SharedCoverageChangeTests: ShareTestCase {
         XCTAssertEqual(deletedNames(bobsAfter), ["ann", "plus-one"])
     }
 
+    func testAMoveReachesTheRecordsBelowARecordTheSameRequestEdits() async throws {
+        let (_, _) = try await twoShares()
+        try await modify([item("guest", parent: "plus-one")])
+        let token = try await changes(for: mary, since: nil).token
+        let ann = try await stored("ann")
+        let plusOne = try await stored("plus-one")
+
+        try await modify([item("ann", parent: "picnic", tag: ann.changeTag), item("plus-one", tag: plusOne.changeTag, fields: ["note": .string("edited")])])
+
+        let later = try await changes(for: mary, since: token)
+        XCTAssertEqual(deletedNames(later), ["ann", "plus-one", "guest"])
+    }
+
     func testARecordMovedOutChangesTheZoneInTheParticipantsDatabaseChanges() async throws {
         _ = try await twoShares()
         let before = try await server.databaseChanges(WireDatabaseChangesRequest(context: rawContext(mary)))

@@ -48,6 +48,7 @@ extension ZoneStore {
     /// record share. Call only with the lock held, the transaction's changes in place.
     func coverageShift(previous: [WireName: StoredRecord?]) -> CoverageShift {
         var shift = CoverageShift()
+        var relogged: Set<WireName> = []
         let hadRoots = previous.values.contains { $0?.shareTarget != nil }
         guard !shareHolders.isEmpty || hadRoots else { return shift }
         let before = { (name: WireName) -> StoredRecord? in
@@ -63,15 +64,18 @@ extension ZoneStore {
             if let rootBefore { shift.left[name] = rootBefore }
             if let rootAfter { shift.entered[name] = rootAfter }
             guard old != nil, old?.parentName != new.parentName else { continue }
-            // The records below move with it, down to the next root (a root keeps its share).
+            // The records below move with it, down to the next root (a root keeps its share);
+            // those the transaction touched have their own change, and are judged above.
             var pending = (children[name] ?? []).sorted()
             var seen: Set<WireName> = [name]
             while let next = pending.popLast() {
-                guard seen.insert(next).inserted, previous[next] == nil, let stored = records[next],
+                guard seen.insert(next).inserted, let stored = records[next],
                       SharePlan.currentShare(of: stored, in: self) == nil else { continue }
-                if let rootBefore { shift.left[next] = rootBefore }
-                if let rootAfter { shift.entered[next] = rootAfter }
-                shift.relogged.append(next)
+                if previous[next] == nil, relogged.insert(next).inserted {
+                    if let rootBefore { shift.left[next] = rootBefore }
+                    if let rootAfter { shift.entered[next] = rootAfter }
+                    shift.relogged.append(next)
+                }
                 pending.append(contentsOf: (children[next] ?? []).sorted())
             }
         }
