@@ -105,9 +105,9 @@ extension CloudServer {
     /// Within each zone the request's deletes are applied first, then its saves in order, so a
     /// save may not reference a record the same request deletes (`referenceViolation`). A
     /// delete that would leave a record under a parent that is gone deletes nothing
-    /// (`referenceViolation`, ``orphaningDeletes(_:in:)``). A
-    /// reference to a record the same request saves holds only if that save succeeds. Failures
-    /// spread to the other items of a zone by ``WireAtomicBatch``'s rule. Every change goes
+    /// (`referenceViolation`, ``orphaningDeletes(_:in:)``). A reference to a record the same
+    /// request saves holds only if that save succeeds. Failures spread to the other items of a
+    /// zone by ``WireAtomicBatch``'s rule. Every change goes
     /// through the zones' transactions and is committed only once the quota allows it.
     public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
         let scope = try await begin(request.context, .modifyRecords)

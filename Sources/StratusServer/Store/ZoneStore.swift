@@ -263,10 +263,11 @@ struct ZoneTransaction {
 
     /// Makes the changes final: each record whose stored version changed gets the next number
     /// of `database`'s change sequence in the zone's change log (a save, or a deletion with
-    /// the type the record had), and so does each record below a moved one whose share changed
-    /// (``CoverageShift``, logged again without changing), the zone is noted as changed in the database's log, the new
-    /// records take references to their asset files before the old ones give theirs up, and
-    /// `clientChangeToken`, when given and something changed, is kept with the zone.
+    /// the type the record had), and so does each record below a moved one whose share
+    /// changed (``CoverageShift``: logged again, itself unchanged); the zone is noted as
+    /// changed in the database's log, the new records take references to their asset files
+    /// before the old ones give theirs up, and `clientChangeToken`, when given and something
+    /// changed, is kept with the zone.
     ///
     /// - Returns: Each record whose stored version changed, before and after, in the order
     ///   of the changes: what subscriptions react to.
