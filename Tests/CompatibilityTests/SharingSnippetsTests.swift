@@ -55,6 +55,27 @@ final class SharingSnippetsTests: XCTestCase {
         XCTAssertEqual(zoneShare.recordID, CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: zoneID))
     }
 
+    /// The container's lookup-info batch (`shareParticipants(for:)`): participants for
+    /// whatever mix of addresses, numbers and user record IDs the app holds, in one call.
+    func testLookUpParticipantsByLookupInfosWithTheContainer() async throws {
+        let lookupInfos = [
+            CKUserIdentity.LookupInfo(emailAddress: "ann@example.com"),
+            CKUserIdentity.LookupInfo(phoneNumber: "+1 555 0100"),
+        ]
+        let share = CKShare(rootRecord: CKRecord(recordType: "Album", recordID: CKRecord.ID(recordName: "autumn", zoneID: zoneID)))
+
+        let participantsByLookupInfo: [CKUserIdentity.LookupInfo: Result<CKShare.Participant, Error>] =
+            try await container.shareParticipants(for: lookupInfos)
+        for (_, result) in participantsByLookupInfo {
+            guard let participant = try? result.get() else { continue }
+            participant.permission = .readWrite
+            share.addParticipant(participant)
+        }
+
+        XCTAssertEqual(participantsByLookupInfo.count, 2)
+        XCTAssertEqual(share.participants.count, 3, "the owner and the two people looked up")
+    }
+
     /// Inviting people without the system sharing interface: look up participants by email
     /// address with `CKFetchShareParticipantsOperation`, give them a permission, add them.
     func testInvitePeopleFoundByEmailAddress() async throws {

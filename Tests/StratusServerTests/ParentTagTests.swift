@@ -91,17 +91,4 @@ final class ParentTagTests: ShareTestCase {
         let after = try await stored("folder", zone: .defaultZone)
         XCTAssertNotEqual(after.changeTag, folder.changeTag)
     }
-
-    func testAChildWhoseParentIsGoneChangesNothing() async throws {
-        try await makeZone()
-        try await modify([item("folder"), item("file", parent: "folder")])
-        try await modify(deleting: ["folder"])
-        let file = try await stored("file")
-        var resave = item("file", tag: file.changeTag, fields: ["n": .int64(1)])
-        resave.parentChanged = false
-        let response = try await modify([resave])
-        XCTAssertEqual(codes(response), [nil])
-        let folder = try await fetch("folder")
-        XCTAssertNil(folder)
-    }
 }

@@ -41,4 +41,32 @@ final class SharingSwift5SnippetsTests: XCTestCase {
         }
         XCTAssertEqual(summary, ["owner", "in", "invited", "waiting"])
     }
+
+    func testLookupInfoBatchWithACompletionHandlerThatChangesLocalState() {
+        let server = CloudServer(clock: ManualClock())
+        server.setEmailAddress("ann@example.com", forAccount: "ann")
+        let container = server.container(identifier: "iCloud.com.example.albums", account: "olga")
+        let ann = CKUserIdentity.LookupInfo(emailAddress: "ann@example.com")
+
+        var participants: [CKShare.Participant] = []
+        var failures = 0
+        let fetched = expectation(description: "fetched")
+        container.fetchShareParticipants(for: [ann]) { result in
+            switch result {
+            case .success(let participantsByLookupInfo):
+                for (_, itemResult) in participantsByLookupInfo {
+                    switch itemResult {
+                    case .success(let participant): participants.append(participant)
+                    case .failure: failures += 1
+                    }
+                }
+            case .failure:
+                failures += 1
+            }
+            fetched.fulfill()
+        }
+        wait(for: [fetched], timeout: 10)
+        XCTAssertEqual(participants.count, 1)
+        XCTAssertEqual(failures, 0)
+    }
 }

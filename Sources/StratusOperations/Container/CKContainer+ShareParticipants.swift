@@ -35,6 +35,30 @@ extension CKContainer {
         try await shareParticipants(for: userRecordIDs, CKUserIdentity.LookupInfo.init(userRecordID:))
     }
 
+    /// New participants for the people these lookup infos name (by email address, phone
+    /// number or user record ID, each as ``CKFetchShareParticipantsOperation`` finds it),
+    /// keyed by the lookup infos you passed; see ``shareParticipants(forEmailAddresses:)``.
+    ///
+    /// CloudKit's name and signature (`shareParticipants(for:)`, iOS 26; lookup infos that are
+    /// equal are one key). One request for all of them.
+    public func shareParticipants(for lookupInfos: [CKUserIdentity.LookupInfo]) async throws -> [CKUserIdentity.LookupInfo: Result<CKShare.Participant, any Error>] {
+        try await shareParticipants(for: lookupInfos) { $0 }
+    }
+
+    /// Passes new participants for the people these lookup infos name, or the request's
+    /// error, to `completionHandler`; see ``shareParticipants(for:)``.
+    ///
+    /// Apple's documentation lists the `async` form only; this completion form is named as
+    /// CloudKit names the completion forms of the other batches
+    /// (`fetchShareParticipants(forUserRecordIDs:completionHandler:)`).
+    @preconcurrency
+    public func fetchShareParticipants(
+        for lookupInfos: [CKUserIdentity.LookupInfo],
+        completionHandler: @escaping @Sendable (Result<[CKUserIdentity.LookupInfo: Result<CKShare.Participant, any Error>], any Error>) -> Void
+    ) {
+        complete(completionHandler) { try await self.shareParticipants(for: lookupInfos) }
+    }
+
     /// Passes new participants for the people with these email addresses, or the request's
     /// error, to `completionHandler`.
     @preconcurrency

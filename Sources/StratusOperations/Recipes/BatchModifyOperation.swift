@@ -31,7 +31,9 @@ public final class BatchModifyOperation: ModifyRecipeOperation, @unchecked Senda
     /// - Parameters:
     ///   - database: The database to modify.
     ///   - recordsToSave: The records to save, any number.
-    ///   - recordIDsToDelete: The records to delete, any number.
+    ///   - recordIDsToDelete: The records to delete, any number, sent in this order: list
+    ///     children before their parents, since a parent deleted in an earlier request than
+    ///     a child that stays fails with `referenceViolation`.
     ///   - splitting: The limits and the rule for atomic batches.
     ///   - retry: How each request's transient failures are retried; nil retries none.
     public init(

@@ -15,7 +15,9 @@ extension CKDatabase {
     ///
     /// - Parameters:
     ///   - recordsToSave: Records to save, any number; they are not changed.
-    ///   - recordIDsToDelete: Records to delete, any number.
+    ///   - recordIDsToDelete: Records to delete, any number, sent in this order: list children
+    ///     before their parents, since a parent deleted in an earlier request than a child
+    ///     that stays fails with `referenceViolation`.
     ///   - savePolicy: How saves treat the server's copies.
     ///   - atomically: Whether each atomic zone applies its part of a request all or nothing.
     ///   - splitting: The limits and the rule for atomic batches.

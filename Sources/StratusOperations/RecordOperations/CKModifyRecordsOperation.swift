@@ -37,6 +37,11 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     }
 
     /// The records to delete, with the records their `deleteSelf` references tie to them.
+    ///
+    /// A record that is the `parent` of a record that stays is not deleted: its item fails
+    /// with `referenceViolation`. Delete the children in the same operation (in any order),
+    /// before, or through a `deleteSelf` cascade. (This follows a report of iCloud's answer;
+    /// Apple's documents say only that deleting a parent does not delete its children.)
     public var recordIDsToDelete: [CKRecord.ID]? {
         get { storedRecordIDsToDelete.value }
         set { storedRecordIDsToDelete.value = newValue }

@@ -104,8 +104,10 @@ extension CloudServer {
     /// (``WireModifyChecks``): a request that skipped the client's checks gets the same answer.
     /// Within each zone the request's deletes are applied first, then its saves in order, so a
     /// save may not reference a record the same request deletes (`referenceViolation`). A
-    /// reference to a record the same request saves holds only if that save succeeds. Failures
-    /// spread to the other items of a zone by ``WireAtomicBatch``'s rule. Every change goes
+    /// delete that would leave a record under a parent that is gone deletes nothing
+    /// (`referenceViolation`, ``orphaningDeletes(_:in:)``). A reference to a record the same
+    /// request saves holds only if that save succeeds. Failures spread to the other items of a
+    /// zone by ``WireAtomicBatch``'s rule. Every change goes
     /// through the zones' transactions and is committed only once the quota allows it.
     public func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
         let scope = try await begin(request.context, .modifyRecords)
@@ -198,11 +200,12 @@ extension CloudServer {
             }
             var failed = false
             let refusals = sharing.map { checkSharedWrite(of: zoneBatch, request, user: user, sharing: $0) } ?? SharedWrite.Refusals()
+            let orphaning = zoneBatch.store.isDeleted ? [:] : orphaningDeletes(deleteCandidates(of: zoneBatch, request, refusals: refusals, context), in: zoneBatch.store)
             for index in zoneBatch.deleteIndices {
                 let result: Result<Void, WireError>
                 if zoneBatch.store.isDeleted {
                     result = .failure(database.missingZoneError(zoneID))
-                } else if let refusal = refusals.deletes[index] {
+                } else if let refusal = refusals.deletes[index] ?? orphaning[index] {
                     result = .failure(refusal)
                 } else if let sharing, refusals.leaves.contains(index) {
                     result = leaveShare(request.deletes[index], in: &zoneBatch.transaction, user: user, sharing: sharing, database: database)
@@ -288,6 +291,20 @@ extension CloudServer {
 }
 
 extension CloudServer {
+    /// The deletes of one zone's batch that remove records if nothing else fails them, by
+    /// index, with the names of their records: those the zone holds, that the shared write's
+    /// checks (`refusals`) neither refuse nor turn into leaving a share, and that the user may
+    /// delete. What ``orphaningDeletes(_:in:)`` judges.
+    fileprivate func deleteCandidates(of batch: ZoneBatch, _ request: WireRecordsModifyRequest, refusals: SharedWrite.Refusals, _ context: SaveContext) -> [Int: WireName] {
+        var candidates: [Int: WireName] = [:]
+        for index in batch.deleteIndices where refusals.deletes[index] == nil && !refusals.leaves.contains(index) {
+            let name = WireName(request.deletes[index].recordName)
+            guard let stored = batch.store.records[name], deleteRefusal(of: stored, context) == nil else { continue }
+            candidates[index] = name
+        }
+        return candidates
+    }
+
     /// Answers the items of a zone whose modify repeats the device's last applied one there
     /// (the same `clientChangeTokenData`): nothing is applied again; a save gets the record as
     /// the server has it (`unknownItem` when it is gone since), a delete succeeds. Only in the

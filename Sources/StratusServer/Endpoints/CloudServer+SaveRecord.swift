@@ -105,16 +105,8 @@ extension CloudServer {
 
     /// Deletes one record, and what its `deleteSelf` references tie to it, from a locked zone.
     func delete(_ recordID: WireRecordID, from transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<Void, WireError> {
-        let scope = context.scope
         guard let existing = transaction.record(named: recordID.recordName) else { return .success(()) }
-        if let error = userRecordRule(saving: nil, over: existing.record, user: context.user) { return .failure(error) }
-        if scope.databaseScope == .public {
-            let grants = scope.container.permissions(for: existing.record.recordType)
-                .grants(signedIn: true, isCreator: isCreator(existing, scope))
-            guard grants.contains(.write) else {
-                return .failure(WireError(.permissionFailure, "deleting record '\(recordID.recordName)' of type '\(existing.record.recordType)' is not allowed for this user"))
-            }
-        }
+        if let error = deleteRefusal(of: existing, context) { return .failure(error) }
         transaction.deleteCascading(recordID.recordName)
         return .success(())
     }

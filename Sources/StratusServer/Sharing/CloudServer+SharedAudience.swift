@@ -68,14 +68,20 @@ extension CloudServer {
     }
 
     /// The changes of `store` that `user`'s shares cover, with the zone named as in their
-    /// shared database: saves of records covered now, deletions of records covered before.
+    /// shared database: saves of records covered now, deletions of records covered before,
+    /// and, as deletions, saves that took a record out of their share.
     /// Call with the zone locked.
     private func visibleChanges(_ changes: [RecordChange], in store: ZoneStore, to user: String, owner: String) -> [RecordChange] {
         let grants = store.grants(for: user)
         let relabel = { (record: WireRecord?) in record?.relabelingOwner(WireZoneID.currentUserOwnerName, as: owner) }
         return changes.compactMap { change -> RecordChange? in
             if let new = change.new {
-                guard store.permission(on: WireName(new.recordID.recordName), grants: grants) != nil else { return nil }
+                let name = WireName(new.recordID.recordName)
+                guard store.permission(on: name, grants: grants) != nil else {
+                    // A record moved out of the user's share is a deletion for them.
+                    guard let old = change.old, store.leftShare(name, grants: grants) else { return nil }
+                    return RecordChange(old: relabel(old), new: nil)
+                }
             } else if let old = change.old {
                 let parentName = old.parent.map { WireName($0.recordID.recordName) }
                 let tombstone = ZoneChangeLog.Change(sequence: 0, recordName: WireName(old.recordID.recordName), recordType: old.recordType, isDeletion: true, parentName: parentName)

@@ -43,15 +43,16 @@ extension CloudServer {
 
     /// The changes of a zone of the caller's shared database since `request.sinceToken`:
     /// only records the caller's shares cover now, and the deletions of records they covered.
-    /// A record that left the covered hierarchy is not reported (it reads as missing).
+    /// A record moved out of the caller's share (or under a record that was) is reported as
+    /// deleted in the next fetch from a token, and as changed once moved back in
+    /// (``CoverageShift``): the token holds across moves.
     ///
     /// The token names the caller's shares of the zone as well as the position in its history
-    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left, or
-    /// a record of the zone moved, what the history after the token shows them is no longer
-    /// all they need (records a new share covers, or moved into a share with the record
-    /// above them, were saved before; records a lost share covered, or moved out of a share,
-    /// would never be reported), so the old token is `changeTokenExpired` and the caller
-    /// fetches again from nil.
+    /// (``ZoneStore/grantsDigest(_:)``): once a share of theirs was added, removed or left,
+    /// what the history after the token shows them is no longer all they need (records a new
+    /// share covers were saved before; records a lost share covered would never be
+    /// reported), so the old token is `changeTokenExpired` and the caller fetches again from
+    /// nil.
     func sharedRecordChanges(_ request: WireRecordChangesRequest, scope: RequestScope, since: ChangeToken?) throws(WireError) -> WireRecordChangesResponse {
         guard let user = scope.userRecordName, let zone = scope.sharedZone(request.zoneID) else { throw Self.notShared(request.zoneID) }
         let position = since?.position ?? 0
@@ -84,8 +85,12 @@ extension CloudServer {
         var deleted: [WireRecordDeletion] = []
         for change in page {
             if !change.isDeletion, let stored = store.records[change.recordName] {
-                guard store.permission(on: change.recordName, grants: grants) != nil else { continue }
-                changed.append(presentShared(stored.record, of: zone, to: scope, desiredKeys: request.desiredKeys))
+                if store.permission(on: change.recordName, grants: grants) != nil {
+                    changed.append(presentShared(stored.record, of: zone, to: scope, desiredKeys: request.desiredKeys))
+                } else if since != nil, store.leftShare(change.recordName, grants: grants) {
+                    // Moved out of the caller's share (or under a record that was): gone for them.
+                    deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.sharedZoneID), recordType: change.recordType))
+                }
             } else if store.coveredDeletion(change, grants: grants) {
                 deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.sharedZoneID), recordType: change.recordType))
             }
@@ -119,11 +124,12 @@ extension ZoneStore {
     /// Whether the deletion `change` removed a record `grants` covered: one whose `parent`
     /// chain, followed through the records there are and the tombstones of those deleted,
     /// reaches the root of one of the shares, or any record under a zone-wide share. A record
-    /// under a parent that was deleted later is reported too: its chain runs on through the
-    /// parent's tombstone. (The chain is what it was since the holder's token: a move, a share
-    /// added or removed, expires the token.) Call only with the lock held.
+    /// whose parent was deleted with it, or later, is reported too: its chain runs on through
+    /// the parent's tombstone. So is a record that left one of the shares before it was
+    /// deleted (``leftShare(_:grants:)``). Call only with the lock held.
     func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant]) -> Bool {
         if grants.contains(where: { $0.rootName == nil }) { return true }
+        if leftShare(change.recordName, grants: grants) { return true }
         let zoneName = zone.zoneID.zoneName
         var parent = change.parentName
         var visited: Set<WireName> = []

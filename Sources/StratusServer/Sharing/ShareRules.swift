@@ -4,9 +4,13 @@ import StratusWire
 /// whatever the client checked.
 ///
 /// - The server owns the URL and the owner: the URL is assigned on the first save and never
-///   changes (a URL the client sends is ignored); the owner is the first participant, role
-///   `owner`, status `accepted`, permission `readWrite`, with the saving user's identity (its
-///   real user record name, not `__defaultOwner__`).
+///   changes (a URL the client sends is ignored). It is derived from the root record, as
+///   Apple's `CKShare.url` documentation says it "persists across shares and reshares of the
+///   same root record": while the root has no share the URL answers `unknownItem`, and once
+///   the root is shared again it leads to the new share (which anyone who kept it joins when
+///   the new share is public). The owner is the first participant, role `owner`, status
+///   `accepted`, permission `readWrite`, with the saving user's identity (its real user
+///   record name, not `__defaultOwner__`).
 /// - A participant the client adds is stored `privateUser` and `pending`, whatever role and
 ///   status it was sent with: a client can neither accept for someone nor make anyone the
 ///   owner. The owner's own entry in the client's list (its participant ID, or the owner's
@@ -18,7 +22,10 @@ import StratusWire
 /// - The public permission: while it is other than `.none`, the share has no pending
 ///   participants (raising it removes them; accepted ones stay), as CloudKit's header says.
 ///   Setting it back to `.none` removes every participant but the owner; participants added
-///   in the same save stay, pending.
+///   in the same save stay, pending. It is the permission of anyone with the URL, so a public
+///   user (who joined through the URL) has no permission of their own: every `publicUser`
+///   participant is stored with the public permission, whatever the client sent, and
+///   lowering or raising it changes what each of them may do (``ZoneStore/grants(for:)``).
 /// - At most ``WireShareRules/maximumParticipants`` participants, the owner included, as
 ///   `CKShare.participants.count` reports them (`tooManyParticipants`).
 enum ShareRules {
@@ -163,6 +170,7 @@ enum ShareRules {
         let newPermission = incoming.publicPermission
         if newPermission != .none {
             result.removeAll { $0.role != .owner && $0.acceptanceStatus == .pending }
+            for index in result.indices where result[index].role == .publicUser { result[index].permission = newPermission }
         } else if oldPermission != .none {
             result.removeAll { $0.role != .owner && !added.contains($0.participantID) }
         }

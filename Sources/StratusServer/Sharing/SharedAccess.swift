@@ -12,18 +12,22 @@ struct ShareGrant: Equatable, Sendable {
 
 extension ZoneStore {
     /// The shares of this zone that the user `userRecordName` accepted (as an invited or a
-    /// public participant; the owner needs none), with what each lets them do. Call only with
-    /// the lock held.
+    /// public participant; the owner needs none), with what each lets them do: an invited
+    /// participant's own permission, and for a public user the share's public permission as
+    /// it is now (anyone with the URL has it; a public user has none of their own). Call only
+    /// with the lock held.
     func grants(for userRecordName: String) -> [ShareGrant] {
         shareNames.sorted().compactMap { name -> ShareGrant? in
             guard let info = records[name]?.record.shareInfo,
                   let participant = info.participants.first(where: { $0.role != .owner && $0.acceptanceStatus == .accepted && $0.identity.userRecordName == userRecordName })
             else { return nil }
+            let permission = participant.role == .publicUser ? info.publicPermission : participant.permission
+            guard permission == .readOnly || permission == .readWrite else { return nil }
             if name.string == WireShareRules.zoneWideShareName {
-                return ShareGrant(shareName: name, rootName: nil, permission: participant.permission)
+                return ShareGrant(shareName: name, rootName: nil, permission: permission)
             }
             guard let root = shareHolders[name]?.min() else { return nil }
-            return ShareGrant(shareName: name, rootName: root, permission: participant.permission)
+            return ShareGrant(shareName: name, rootName: root, permission: permission)
         }
     }
 
@@ -48,15 +52,14 @@ extension ZoneStore {
     }
 
     /// A digest of what decides which records `grants` cover, for a participant's change
-    /// token of the zone: which shares they are and their roots (names), and, unless the zone
-    /// is shared whole, how many times records of the zone were moved (``moves``). The token
-    /// holds only while the digest stays the same: a share added to or taken from the
-    /// participant, or a record moved into or out of a shared hierarchy, changes what they see
-    /// without a change in the zone's history for each record concerned (the records a new
-    /// share covers were saved before the token; those below a moved record are not saved
-    /// again). The permissions are left out: they change what the participant may write, not
-    /// what they see. FNV-1a over length-prefixed names, sorted; the token's MAC keeps it from
-    /// being forged. Call only with the lock held.
+    /// token of the zone: which shares they are and their roots (names). The token holds only
+    /// while the digest stays the same: a share added to or taken from the participant changes
+    /// what they see without a change in the zone's history for each record concerned (the
+    /// records a new share covers were saved before the token). A record moved into or out of
+    /// a shared hierarchy keeps the token: the move is in the history, with the records below
+    /// it (``CoverageShift``). The permissions are left out: they change what the participant
+    /// may write, not what they see. FNV-1a over length-prefixed names, sorted; the token's MAC
+    /// keeps it from being forged. Call only with the lock held.
     func grantsDigest(_ grants: [ShareGrant]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String?) {
@@ -71,7 +74,6 @@ extension ZoneStore {
             mix(grant.shareName.string)
             mix(grant.rootName?.string)
         }
-        if !grants.contains(where: { $0.rootName == nil }) { mix(String(moves)) }
         return hash
     }
 

@@ -20,6 +20,14 @@ struct StoredRecord: Sendable {
         return WireName(share.recordID.recordName)
     }
 
+    /// The name of the record's `parent`, when it is a record of the same zone (the only place
+    /// a parent may be); nil for a record without one.
+    var parentName: WireName? {
+        guard let parent = record.parent,
+              parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: record.recordID.zoneID.zoneName) else { return nil }
+        return WireName(parent.recordID.recordName)
+    }
+
     /// The names of the records this one holds a `deleteSelf` reference to, in any field.
     var deleteSelfTargets: Set<WireName> {
         var targets: Set<WireName> = []

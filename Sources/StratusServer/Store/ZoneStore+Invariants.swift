@@ -2,8 +2,8 @@ import StratusWire
 
 extension ZoneStore {
     /// Checks that the zone's structures agree with each other: every record is filed under
-    /// its own name and zone, the `deleteSelf` index lists exactly the references the records
-    /// hold, every record share has exactly one root and the zone-wide share none beside it,
+    /// its own name and zone, the `deleteSelf` and children indexes list exactly the references
+    /// the records hold, every record share has exactly one root and the zone-wide share none beside it,
     /// every change went through a committed or rolled-back transaction, and every stored
     /// record's latest change is in the change log. A failure is a Stratus bug, never
     /// the result of bad input.
@@ -15,6 +15,7 @@ extension ZoneStore {
         precondition(!hasUncommittedChanges, "zone '\(zone.zoneID.zoneName)' is unlocked with changes no transaction committed or rolled back")
         var expected: [WireName: Set<WireName>] = [:]
         var expectedHolders: [WireName: Set<WireName>] = [:]
+        var expectedChildren: [WireName: Set<WireName>] = [:]
         for (name, stored) in records {
             if let share = stored.shareTarget {
                 expectedHolders[share, default: []].insert(name)
@@ -26,7 +27,9 @@ extension ZoneStore {
             precondition(stored.record.changeTag != nil, "stored record '\(name)' has no change tag")
             precondition(changeLog.latestChange(of: name) != nil, "stored record '\(name)' has no change in the zone's change log")
             for target in stored.deleteSelfTargets { expected[target, default: []].insert(name) }
+            if let parent = stored.parentName { expectedChildren[parent, default: []].insert(name) }
         }
+        precondition(expectedChildren == children, "the children index disagrees with the records of zone '\(zone.zoneID.zoneName)'")
         precondition(expected == deleteSelfSources, "the deleteSelf index disagrees with the records of zone '\(zone.zoneID.zoneName)'")
         precondition(expectedHolders == shareHolders, "the share-root index disagrees with the records of zone '\(zone.zoneID.zoneName)'")
         precondition(shareNames.allSatisfy { records[$0] != nil }, "the share index names a record zone '\(zone.zoneID.zoneName)' does not hold")

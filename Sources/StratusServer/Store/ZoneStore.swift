@@ -34,16 +34,17 @@ final class ZoneStore: @unchecked Sendable {
     private(set) var records: [WireName: StoredRecord] = [:]
     /// For each record name, the records holding a `deleteSelf` reference to it.
     private(set) var deleteSelfSources: [WireName: Set<WireName>] = [:]
+    /// For each record name, the records whose `parent` names it (whether or not it exists).
+    private(set) var children: [WireName: Set<WireName>] = [:]
     /// For each share name, the records whose `share` names it: a record share's root.
     private(set) var shareHolders: [WireName: Set<WireName>] = [:]
     /// The names of the zone's share records (type `cloudkit.share`), zone-wide share included.
     private(set) var shareNames: Set<WireName> = []
     /// Every change committed to the zone's records.
     private(set) var changeLog = ZoneChangeLog()
-    /// How many committed transactions moved a record (changed the `parent` of a record that
-    /// existed before): a move changes which records a share covers without a change of each
-    /// record below the one moved, so a participant's change token names this count.
-    private(set) var moves: UInt64 = 0
+    /// For each record that left a record share (``CoverageShift``), the roots of the shares it
+    /// left and is not back in: its next change is a deletion for their participants.
+    private(set) var formerRoots: [WireName: Set<WireName>] = [:]
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     private(set) var isDeleted = false
     /// Whether a transaction changed records and has not yet committed or rolled back; false
@@ -99,6 +100,15 @@ final class ZoneStore: @unchecked Sendable {
         }
         for target in newTargets.subtracting(oldTargets) {
             deleteSelfSources[target, default: []].insert(name)
+        }
+        let oldParent = old?.parentName
+        let newParent = stored?.parentName
+        if oldParent != newParent {
+            if let oldParent {
+                children[oldParent]?.remove(name)
+                if children[oldParent]?.isEmpty == true { children[oldParent] = nil }
+            }
+            if let newParent { children[newParent, default: []].insert(name) }
         }
         let oldShare = old?.shareTarget
         let newShare = stored?.shareTarget
@@ -156,8 +166,12 @@ final class ZoneStore: @unchecked Sendable {
 
     /// Ends a transaction: logs its changes, publishes the zone-wide share, and gives back
     /// memory deletes freed.
-    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, moved: Bool = false) {
-        if moved { moves &+= 1 }
+    fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, shift: CoverageShift = CoverageShift()) {
+        for (name, root) in shift.left { formerRoots[name, default: []].insert(root) }
+        for (name, root) in shift.entered {
+            formerRoots[name]?.remove(root)
+            if formerRoots[name]?.isEmpty == true { formerRoots[name] = nil }
+        }
         let share = zoneWideShare
         committedShare.withLock { $0 = share }
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
@@ -172,6 +186,9 @@ final class ZoneStore: @unchecked Sendable {
             var sources = [WireName: Set<WireName>](minimumCapacity: deleteSelfSources.count)
             for (name, names) in deleteSelfSources { sources[name] = names }
             deleteSelfSources = sources
+            var kids = [WireName: Set<WireName>](minimumCapacity: children.count)
+            for (name, names) in children { kids[name] = names }
+            children = kids
             var holders = [WireName: Set<WireName>](minimumCapacity: shareHolders.count)
             for (name, names) in shareHolders { holders[name] = names }
             shareHolders = holders
@@ -241,21 +258,16 @@ struct ZoneTransaction {
     /// deleted record, and the share of every deleted share root (a share goes with its root
     /// record). Cycles end, as each record is deleted once.
     mutating func deleteCascading(_ name: String) {
-        var pending = [WireName(name)]
-        while let next = pending.popLast() {
-            guard let stored = store.records[next] else { continue }
-            let sources = store.deleteSelfSources[next] ?? []
-            set(nil, named: next.string)
-            pending.append(contentsOf: sources.sorted())
-            if let share = stored.shareTarget { pending.append(share) }
-        }
+        for removed in store.deletionCascade(from: WireName(name)) { set(nil, named: removed.string) }
     }
 
     /// Makes the changes final: each record whose stored version changed gets the next number
     /// of `database`'s change sequence in the zone's change log (a save, or a deletion with
-    /// the type the record had), the zone is noted as changed in the database's log, the new
-    /// records take references to their asset files before the old ones give theirs up, and
-    /// `clientChangeToken`, when given and something changed, is kept with the zone.
+    /// the type the record had), and so does each record below a moved one whose share
+    /// changed (``CoverageShift``: logged again, itself unchanged); the zone is noted as
+    /// changed in the database's log, the new records take references to their asset files
+    /// before the old ones give theirs up, and `clientChangeToken`, when given and something
+    /// changed, is kept with the zone.
     ///
     /// - Returns: Each record whose stored version changed, before and after, in the order
     ///   of the changes: what subscriptions react to.
@@ -264,12 +276,10 @@ struct ZoneTransaction {
         var changes: [ZoneChangeLog.Change] = []
         var committed: [RecordChange] = []
         var released: [StoredRecord] = []
-        var moved = false
         for name in touchOrder {
             guard let old = previous[name] else { continue }
             let new = store.records[name]
             if new?.record.changeTag == old?.record.changeTag, new != nil || old == nil { continue }
-            if let old, let new, old.record.parent != new.record.parent { moved = true }
             guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
@@ -279,12 +289,17 @@ struct ZoneTransaction {
             changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil, parentName: parentName))
             committed.append(RecordChange(old: old?.record, new: new?.record))
         }
+        let shift = changes.isEmpty ? CoverageShift() : store.coverageShift(previous: previous)
+        for name in shift.relogged {
+            guard let stored = store.records[name] else { continue }
+            changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: stored.record.recordType, isDeletion: false))
+        }
         if !changes.isEmpty {
             let first = database.takeSequences(changes.count, forChangesIn: store.zoneID)
             for index in changes.indices { changes[index].sequence = first + UInt64(index) }
         }
         for old in released { assets.release(old.record) }
-        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit, moved: moved)
+        store.commit(changes, clientChangeToken: changes.isEmpty ? nil : clientChangeToken, tombstoneLimit: database.settings.tombstoneLimit, shift: shift)
         previous = [:]
         touchOrder = []
         return committed

@@ -204,6 +204,31 @@ final class ShareParticipantsOperationTests: OperationTestCase {
         XCTAssertEqual(server.requestCount, before + 2)
     }
 
+    func testLookupInfoBatchesKeyTheirResultsByTheLookupInfosInOneRequest() async throws {
+        let byEmail = CKUserIdentity.LookupInfo(emailAddress: "ann@example.com")
+        let byPhone = CKUserIdentity.LookupInfo(phoneNumber: "5550100001")
+        let byRecordID = CKUserIdentity.LookupInfo(userRecordID: annRecordID)
+        let empty = CKUserIdentity.LookupInfo(emailAddress: "")
+        let before = server.requestCount
+
+        let results = try await john.shareParticipants(for: [byEmail, byPhone, byRecordID, empty])
+
+        XCTAssertEqual(server.requestCount, before + 1)
+        XCTAssertEqual(Set(results.keys), [byEmail, byPhone, byRecordID, empty])
+        for info in [byEmail, byPhone, byRecordID] {
+            XCTAssertEqual(try results[info]?.get().userIdentity.userRecordID, annRecordID)
+        }
+        XCTAssertEqual(results[empty]?.failureCode, .invalidArguments)
+
+        let done = expectation(description: "handler")
+        let recordID = annRecordID!
+        john.fetchShareParticipants(for: [byEmail]) { result in
+            XCTAssertEqual(try? result.get()[byEmail]?.get().userIdentity.userRecordID, recordID)
+            done.fulfill()
+        }
+        await fulfillment(of: [done], timeout: 10)
+    }
+
     func testSingleCallsReturnTheParticipantOrThrowTheItemsError() async throws {
         let byEmail = try await john.shareParticipant(forEmailAddress: "ann@example.com")
         assertNewParticipant(byEmail)

@@ -2,12 +2,12 @@ import Foundation
 import Stratus
 import XCTest
 
-/// A participant's change token for a shared zone holds only while what their shares cover
-/// changes record by record: when a share of theirs is added to the zone or taken away, or a
-/// record is moved into or out of a shared hierarchy (taking the records below it along), what
-/// they may see changed in ways the zone's change history does not tell, and the old token is
+/// A participant's change token for a shared zone holds only while their shares of the zone
+/// stay the same: when a share of theirs is added to the zone or taken away, what they may see
+/// changed in ways the zone's change history does not tell, and the old token is
 /// `changeTokenExpired` (fetch again from nil), as CloudKit answers for a history it cannot
-/// continue.
+/// continue. A record moved into or out of a shared hierarchy (taking the records below it
+/// along) keeps the token: the next fetch from it reports the records as changed or deleted.
 final class SharedChangeTokenTests: SharedDatabaseTestCase {
     /// John's zone with the party (ann, ben) shared read-write with mary, and a picnic with a
     /// cake under it, not shared yet; mary accepted the party and fetched the zone.
@@ -70,34 +70,47 @@ final class SharedChangeTokenTests: SharedDatabaseTestCase {
         await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: both.changeToken) }
     }
 
-    func testMovingARecordIntoTheShareExpiresTheParticipantsToken() async throws {
+    func testMovingARecordIntoTheShareReportsItAndTheRecordsBelowItFromTheKeptToken() async throws {
         let (_, token) = try await setUpTwoRoots()
         let zone = try await sharedZoneID()
 
-        // The picnic moves under the party with its cake: the history has the picnic's save
-        // (and the party's new tag), not the cake, which was saved long before.
+        // The picnic moves under the party with its cake, which was saved long before.
         let picnic = try await john.privateCloudDatabase.record(for: recordID("picnic"))
         picnic.parent = CKRecord.Reference(recordID: recordID("party"), action: .none)
         _ = try await john.privateCloudDatabase.modifyRecords(saving: [picnic], deleting: [])
 
-        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
-        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
-        XCTAssertTrue(names(fresh).isSuperset(of: ["picnic", "cake"]))
+        let later = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token)
+        XCTAssertTrue(names(later).isSuperset(of: ["picnic", "cake"]))
+        XCTAssertEqual(later.deletions.map(\.recordID.recordName), [])
     }
 
-    func testMovingARecordOutOfTheShareExpiresTheParticipantsToken() async throws {
+    func testMovingARecordOutOfTheShareReportsItAndTheRecordsBelowItAsDeletedThenBackAsChanged() async throws {
         let (_, token) = try await setUpTwoRoots()
         let zone = try await sharedZoneID()
+        let plusOne = CKRecord(recordType: "Attendee", recordID: recordID("plus-one"))
+        plusOne.parent = CKRecord.Reference(recordID: recordID("ann"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [plusOne], deleting: [])
+        let withPlusOne = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token)
+        XCTAssertTrue(names(withPlusOne).contains("plus-one"))
 
-        // Ann leaves the party for the picnic, which mary does not see: nothing in the history
-        // she may see says so.
+        // Ann leaves the party for the picnic, which mary does not see, taking her plus-one.
         let ann = try await john.privateCloudDatabase.record(for: recordID("ann"))
         ann.parent = CKRecord.Reference(recordID: recordID("picnic"), action: .none)
         _ = try await john.privateCloudDatabase.modifyRecords(saving: [ann], deleting: [])
 
-        await assertCKError(.changeTokenExpired) { _ = try await self.mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token) }
-        let fresh = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
-        XCTAssertFalse(names(fresh).contains("ann"))
+        let out = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: withPlusOne.changeToken)
+        XCTAssertEqual(Set(out.deletions.map(\.recordID.recordName)), ["ann", "plus-one"])
+        XCTAssertFalse(names(out).contains("ann"))
+        await assertCKError(.unknownItem) { _ = try await self.mary.sharedCloudDatabase.record(for: CKRecord.ID(recordName: "ann", zoneID: zone)) }
+
+        // Back under the party: both are reported again.
+        let moved = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        moved.parent = CKRecord.Reference(recordID: recordID("party"), action: .none)
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [moved], deleting: [])
+
+        let back = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: out.changeToken)
+        XCTAssertTrue(names(back).isSuperset(of: ["ann", "plus-one"]))
+        XCTAssertEqual(back.deletions.map(\.recordID.recordName), [])
     }
 
     func testTheTokenHoldsWhileTheParticipantsSharesStayTheSame() async throws {

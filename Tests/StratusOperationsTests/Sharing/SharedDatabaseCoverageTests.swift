@@ -216,7 +216,8 @@ final class SharedDatabaseCoverageTests: SharedDatabaseTestCase {
         let first = try await mary.sharedCloudDatabase.databaseChanges(since: nil)
         let changes = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
 
-        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("party")])
+        // A parent goes with its children: the attendees are deleted in the same request.
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("party"), recordID("ann"), recordID("ben")])
 
         let after = try await mary.sharedCloudDatabase.databaseChanges(since: first.changeToken)
         XCTAssertEqual(after.deletions.map(\.zoneID), [zone])
@@ -331,7 +332,7 @@ final class SharedDatabaseCoverageTests: SharedDatabaseTestCase {
         XCTAssertEqual(marysLater.deletions.map(\.recordID.recordName), ["ben"], "her own deletion comes back too")
     }
 
-    func testTheDeletionOfARecordWhoseParentIsDeletedAfterwardsStillReachesTheParticipant() async throws {
+    func testAParentDeletedWithItsChildAfterAGrandchildEachReachTheParticipantAsDeletions() async throws {
         try await seedParty()
         let cleo = CKRecord(recordType: "Attendee", recordID: recordID("cleo"))
         cleo.parent = CKRecord.Reference(recordID: recordID("ann"), action: .none)
@@ -344,13 +345,15 @@ final class SharedDatabaseCoverageTests: SharedDatabaseTestCase {
         let first = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil)
         XCTAssertTrue(names(in: first).isSuperset(of: ["cleo", "plus-one"]))
 
-        // The plus-one goes, then ann: cleo is left under a parent that is gone, and the
-        // plus-one's way up to the party now runs through ann's tombstone.
+        // The plus-one goes, then ann with cleo (ann alone would leave cleo under a parent
+        // that is gone): the plus-one's and cleo's ways up to the party now run through the
+        // tombstones of those deleted.
         _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("plus-one")])
-        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("ann")])
+        await assertCKError(.partialFailure) { _ = try await self.john.privateCloudDatabase.modifyRecords(saving: [], deleting: [self.recordID("ann")]) }
+        _ = try await john.privateCloudDatabase.modifyRecords(saving: [], deleting: [recordID("ann"), recordID("cleo")])
 
         let later = try await mary.sharedCloudDatabase.recordZoneChanges(inZoneWith: zone, since: first.changeToken)
-        XCTAssertEqual(Set(later.deletions.map(\.recordID.recordName)), ["plus-one", "ann"])
+        XCTAssertEqual(Set(later.deletions.map(\.recordID.recordName)), ["plus-one", "ann", "cleo"])
     }
 
     // MARK: - Public participants
@@ -392,6 +395,31 @@ final class SharedDatabaseCoverageTests: SharedDatabaseTestCase {
         XCTAssertEqual(after.deletions.map(\.zoneID), [zone])
         await assertCKError(.zoneNotFound) { _ = try await self.bob.sharedCloudDatabase.record(for: try await self.sharedID("party")) }
         await assertCKError(.participantMayNeedVerification) { _ = try await self.bob.shareMetadata(for: try XCTUnwrap(share.url)) }
+    }
+
+    func testLoweringThePublicPermissionStopsAPublicUserWhoJoinedWithReadWrite() async throws {
+        try await seedParty()
+        let share = try await share(with: [], publicPermission: .readWrite)
+        try await accept(share.url, as: bob)
+
+        let fetched = try await john.privateCloudDatabase.record(for: share.recordID)
+        let current = try XCTUnwrap(fetched as? CKShare)
+        current.publicPermission = .readOnly
+        let (saves, _) = try await john.privateCloudDatabase.modifyRecords(saving: [current], deleting: [])
+        let lowered = try XCTUnwrap(try saves[share.recordID]?.get() as? CKShare)
+        XCTAssertEqual(lowered.participants.first { $0.role == .publicUser }?.permission, .readOnly)
+
+        let dan = CKRecord(recordType: "Attendee", recordID: try await sharedID("dan"))
+        dan.parent = CKRecord.Reference(recordID: try await sharedID("party"), action: .none)
+        let ann = try await bob.sharedCloudDatabase.record(for: try await sharedID("ann"))
+        ann["name"] = "Annie"
+        let ben = try await sharedID("ben")
+        let (written, deleted) = try await bob.sharedCloudDatabase.modifyRecords(saving: [dan, ann], deleting: [ben], atomically: false)
+        XCTAssertEqual(failure(of: written[dan.recordID])?.code, .permissionFailure)
+        XCTAssertEqual(failure(of: written[ann.recordID])?.code, .permissionFailure)
+        XCTAssertEqual(failure(of: deleted[ben])?.code, .permissionFailure)
+        let joined = try await bob.sharedCloudDatabase.record(for: try await sharedID(share.recordID.recordName))
+        XCTAssertEqual((joined as? CKShare)?.currentUserParticipant?.permission, .readOnly)
     }
 
     // MARK: - Privacy

@@ -65,23 +65,25 @@ final class SharedWriteRulesTests: SharedDatabaseTestCase {
         await assertCKError(.unknownItem) { _ = try await self.john.privateCloudDatabase.record(for: self.recordID("note")) }
     }
 
-    func testAnEditOfARecordWhoseParentTheSameRequestDeletesIsRefused() async throws {
+    func testDeletingAParentWhoseChildStaysIsRefusedAndTheChildsEditInTheSameRequestStands() async throws {
         try await shareWithMary()
         let cleo = CKRecord(recordType: "Attendee", recordID: try await sharedID("cleo"))
         cleo.parent = CKRecord.Reference(recordID: try await sharedID("ann"), action: .none)
         _ = try await mary.sharedCloudDatabase.modifyRecords(saving: [cleo], deleting: [])
 
-        // Deleting ann leaves cleo under a parent that is gone, outside the share: the edit
-        // would be a write mary could never read back.
+        // Deleting ann would leave cleo under a parent that is gone: the delete is refused,
+        // deletes nothing, and cleo stays in the share, so her edit goes through.
         let edit = try await mary.sharedCloudDatabase.record(for: cleo.recordID)
         edit["name"] = "Cleo"
         let annID = try await sharedID("ann")
         let (saves, deletes) = try await mary.sharedCloudDatabase.modifyRecords(saving: [edit], deleting: [annID], atomically: false)
 
-        XCTAssertNil(code(of: deletes[annID]))
-        XCTAssertEqual(code(of: saves[edit.recordID]), .permissionFailure)
+        XCTAssertEqual(code(of: deletes[annID]), .referenceViolation)
+        XCTAssertNil(code(of: saves[edit.recordID]))
         let johnsCleo = try await john.privateCloudDatabase.record(for: recordID("cleo"))
-        XCTAssertNil(johnsCleo["name"], "the edit was undone")
+        XCTAssertEqual(johnsCleo["name"] as? String, "Cleo")
+        let ann = try await john.privateCloudDatabase.record(for: recordID("ann"))
+        XCTAssertEqual(ann.recordID, recordID("ann"))
     }
 
     func testRecordsSavedTogetherCountWithTheirNewParents() async throws {

@@ -5,10 +5,14 @@ import XCTest
 
 /// A seeded property test of sharing: random histories of an owner (john) and two or three
 /// participant accounts on one server — shares of record hierarchies and of the whole zone,
-/// invitations, acceptances, permission changes, removals, writes by the owner and by the
-/// participants (child records, edits, deletions), reads (by ID, zone changes from nil and
-/// from a kept token, queries, database changes), and the ways sharing stops (deleting the
-/// share, its root or the zone, a participant leaving).
+/// some open to anyone with the URL (joined as public users, whose permission is the share's
+/// public permission as it is now), invitations, acceptances, permission changes, removals,
+/// writes by the owner and by the participants (child records, edits, moves, deletions; a
+/// parent is deleted only with or after its children), reads (by ID, zone changes from nil
+/// and from a kept token, queries, database changes), and the ways sharing stops (deleting
+/// the share, its root or the zone, a participant leaving). A participant's copy kept from a
+/// token holds exactly what they may see, and the token expires only when their shares of
+/// the zone change.
 ///
 /// A model says at each moment who may read and write what, by the rules of the shared
 /// database. Every step's outcome is checked against it: no read or write succeeds for an
@@ -54,10 +58,12 @@ struct SharingModel {
         var value: String
     }
 
-    /// A participant's place on a share.
+    /// A participant's place on a share: invited (with a permission of their own), or a
+    /// public user who joined through the URL (whose permission is the share's public one).
     struct Participant: Equatable {
         var permission: CKShare.ParticipantPermission
         var accepted: Bool
+        var isPublic = false
     }
 
     /// A share of the zone: of the hierarchy under `root`, or of the whole zone (`root` nil).
@@ -65,6 +71,8 @@ struct SharingModel {
         var root: String?
         var url: URL
         var participants: [String: Participant]
+        /// What anyone with the URL may do; `.none` for a share only invited people join.
+        var publicPermission: CKShare.ParticipantPermission = .none
     }
 
     var zoneExists = false
@@ -75,7 +83,7 @@ struct SharingModel {
     func grants(of account: String) -> [(name: String, share: Share, permission: CKShare.ParticipantPermission)] {
         shares.keys.sorted().compactMap { name in
             guard let share = shares[name], let participant = share.participants[account], participant.accepted else { return nil }
-            return (name, share, participant.permission)
+            return (name, share, participant.isPublic ? share.publicPermission : participant.permission)
         }
     }
 
@@ -147,15 +155,22 @@ struct SharingModel {
         return false
     }
 
-    /// Whether the record `name` hangs below a parent that is gone.
-    func isOrphaned(_ name: String) -> Bool {
-        var current = records[name]?.parent
-        var seen: Set<String> = [name]
-        while let step = current, seen.insert(step).inserted {
-            guard let record = records[step] else { return true }
-            current = record.parent
+    /// The records whose parent is `name`.
+    func children(of name: String) -> [String] {
+        records.keys.sorted().filter { records[$0]?.parent == name }
+    }
+
+    /// `name` and every record below it, parents before their children.
+    func hierarchy(under name: String) -> [String] {
+        var found: [String] = []
+        var pending = [name]
+        while let next = pending.first {
+            pending.removeFirst()
+            guard records[next] != nil, !found.contains(next) else { continue }
+            found.append(next)
+            pending.append(contentsOf: children(of: next))
         }
-        return false
+        return found
     }
 
     /// Whether `name` is `ancestor` or below it.
@@ -169,8 +184,8 @@ struct SharingModel {
         return false
     }
 
-    /// The owner deletes record `name`: a root takes its share with it; children stay, under
-    /// a parent that is gone.
+    /// Record `name` is deleted: a root takes its share with it. (A record with children is
+    /// never deleted alone: the server refuses it with `referenceViolation`.)
     mutating func deleteRecord(_ name: String) {
         records[name] = nil
         if let share = share(rootedAt: name) { shares[share] = nil }
@@ -190,11 +205,10 @@ final class SharingSimulation {
     struct Mirror {
         var token: CKServerChangeToken?
         var records: [String: String] = [:]
-        /// Every record the account was allowed to see since the copy was last rebuilt: a
-        /// record that left the account's shares because its parent was deleted is not
-        /// reported as deleted (nothing of it changed), and may stay in the copy until it is
-        /// deleted itself.
-        var everVisible: Set<String> = []
+        /// The account's shares of the zone (name and root) and the zone's incarnation when
+        /// the token was taken: only a change of these expires the token (a move keeps it).
+        var tokenShares: [String] = []
+        var tokenIncarnation = 0
         /// Whether the zone is in the copy of the database changes.
         var zoneKnown = false
         var databaseToken: CKServerChangeToken?
@@ -266,7 +280,9 @@ final class SharingSimulation {
             if let name = pickRecord() { try await ownerModify(name) }
         case 15..<18:
             let leaves = model.records.keys.sorted().filter { model.share(rootedAt: $0) == nil }
-            if let name = chance(4) || leaves.isEmpty ? pickRecord() : pick(leaves) { try await ownerDelete(name) }
+            if let name = chance(4) || leaves.isEmpty ? pickRecord() : pick(leaves) {
+                if chance(2) { try await ownerDeleteHierarchy(name) } else { try await ownerDelete(name) }
+            }
         case 18..<25:
             try await ownerShare(zoneWide: chance(6))
         case 25..<29:
@@ -276,7 +292,7 @@ final class SharingSimulation {
         case 32..<34:
             try await ownerRemove(account)
         case 34..<36:
-            if chance(2) { try await ownerDeleteShare() }
+            if chance(2) { try await ownerDeleteShare() } else if chance(2) { try await ownerChangePublicPermission() }
         case 36:
             if chance(2) { try await ownerDeleteZone() }
         case 37..<48:
@@ -341,10 +357,30 @@ final class SharingSimulation {
         let outcome = try await ownerWrite(saving: [], deleting: [CKRecord.ID(recordName: name, zoneID: zoneID)])
         let share = model.share(rootedAt: name)
         trace.append("john deletes \(name)\(share.map { " (root of \($0))" } ?? ""): \(outcome)")
+        if !model.children(of: name).isEmpty {
+            try expect(outcome, .referenceViolation, "the owner deletes a record whose children stay")
+            return try await checkSeen(name)
+        }
         try expect(outcome, nil, "the owner deletes a record of his zone")
         model.deleteRecord(name)
         try await checkSeen(name)
         if let share { try await checkSeen(share) }
+    }
+
+    /// The owner deletes `name` with every record below it, in one request, in random order.
+    private func ownerDeleteHierarchy(_ name: String) async throws {
+        var doomed = model.hierarchy(under: name)
+        doomed.shuffle(using: &random)
+        let (_, deletes) = try await owner.privateCloudDatabase.modifyRecords(
+            saving: [], deleting: doomed.map { CKRecord.ID(recordName: $0, zoneID: zoneID) }, atomically: false
+        )
+        let shares = doomed.compactMap { model.share(rootedAt: $0) }
+        trace.append("john deletes \(doomed.joined(separator: ", ")) in one request")
+        for recordID in deletes.keys.sorted(by: { $0.recordName < $1.recordName }) {
+            try expect(Outcome(deletes[recordID]), nil, "the owner deletes \(recordID.recordName) with its parent and children")
+        }
+        for removed in doomed { model.deleteRecord(removed) }
+        for removed in doomed + shares { try await checkSeen(removed) }
     }
 
     private func ownerShare(zoneWide: Bool) async throws {
@@ -367,7 +403,11 @@ final class SharingSimulation {
             share = CKShare(rootRecord: rootRecord, shareID: CKRecord.ID(recordName: "share-\(name)-\(counter)", zoneID: zoneID))
             saving.append(rootRecord)
         }
-        for account in invitees {
+        // Some shares are open to anyone with the URL, and then invite no one (the client
+        // refuses pending invitations on such a share).
+        let publicPermission: CKShare.ParticipantPermission = chance(4) ? (chance(2) ? .readWrite : .readOnly) : .none
+        share.publicPermission = publicPermission
+        for account in invitees where publicPermission == .none {
             let participant = try await owner.shareParticipant(forEmailAddress: "\(account)@example.com")
             participant.permission = chance(2) ? .readWrite : .readOnly
             share.addParticipant(participant)
@@ -378,7 +418,7 @@ final class SharingSimulation {
         let outcome = Outcome(saves[share.recordID])
         let shareName = share.recordID.recordName
         let described = invited.keys.sorted().map { "\($0) \(invited[$0].map { describe($0.permission) } ?? "")" }.joined(separator: ", ")
-        trace.append("john shares \(root ?? "the zone") as \(shareName) with [\(described)]: \(outcome)")
+        trace.append("john shares \(root ?? "the zone") as \(shareName) with [\(described)]\(publicPermission == .none ? "" : ", open to anyone \(describe(publicPermission))"): \(outcome)")
         let conflict = root.map { model.shareConflict(root: $0) } ?? model.shares.values.contains { $0.root != nil }
         if conflict {
             return try expect(outcome, .alreadyShared, "a record belongs to at most one share, and a zone shared whole holds no record shares")
@@ -387,7 +427,7 @@ final class SharingSimulation {
         guard case .success(let saved as CKShare)? = saves[share.recordID], let url = saved.url else {
             throw failure("the saved share \(shareName) has no URL")
         }
-        model.shares[shareName] = .init(root: root, url: url, participants: invited)
+        model.shares[shareName] = .init(root: root, url: url, participants: invited, publicPermission: publicPermission)
         if !shareNames.contains(shareName) { shareNames.append(shareName) }
         if !urls.contains(url) { urls.append(url) }
         try await checkSeen(shareName)
@@ -417,12 +457,15 @@ final class SharingSimulation {
             share.addParticipant(participant)
         }
         trace.append("john invites \(account) to \(name) \(describe(permission)): \(outcome)")
+        if model.shares[name]?.publicPermission != CKShare.ParticipantPermission.none {
+            return try expect(outcome, .invalidArguments, "the owner invites someone to a share open to anyone with its URL")
+        }
         try expect(outcome, nil, "the owner invites a participant")
         model.shares[name]?.participants[account] = .init(permission: permission, accepted: false)
     }
 
     private func ownerChangePermission(_ account: String) async throws {
-        guard let name = model.shares.keys.sorted().filter({ model.shares[$0]?.participants[account] != nil }).randomElement(using: &random),
+        guard let name = model.shares.keys.sorted().filter({ model.shares[$0]?.participants[account].map { !$0.isPublic } == true }).randomElement(using: &random),
               let current = model.shares[name]?.participants[account] else { return }
         let permission: CKShare.ParticipantPermission = current.permission == .readWrite ? .readOnly : .readWrite
         let outcome = try await ownerChangeShare(name) { share in
@@ -443,6 +486,25 @@ final class SharingSimulation {
         trace.append("john removes \(account) from \(name): \(outcome)")
         try expect(outcome, nil, "the owner removes a participant")
         model.shares[name]?.participants[account] = nil
+        try await checkSeen(name)
+    }
+
+    /// The owner opens a share to anyone with its URL, changes what they may do, or closes
+    /// it: a public user's permission is the share's public permission, whatever it was when
+    /// they joined.
+    private func ownerChangePublicPermission() async throws {
+        guard let name = model.shares.keys.sorted().randomElement(using: &random), let share = model.shares[name] else { return }
+        let choices: [CKShare.ParticipantPermission] = [.none, .readOnly, .readWrite].filter { $0 != share.publicPermission }
+        let permission = pick(choices)
+        let outcome = try await ownerChangeShare(name) { $0.publicPermission = permission }
+        trace.append("john makes \(name) \(permission == .none ? "closed" : "open to anyone \(describe(permission))"): \(outcome)")
+        try expect(outcome, nil, "the owner changes the public permission")
+        model.shares[name]?.publicPermission = permission
+        if permission == .none {
+            model.shares[name]?.participants = [:]
+        } else {
+            model.shares[name]?.participants = share.participants.filter { $0.value.accepted }
+        }
         try await checkSeen(name)
     }
 
@@ -522,7 +584,13 @@ final class SharingSimulation {
         let target = model.shares.first { $0.value.url == url }?.key
         trace.append("\(account) accepts \(target ?? url.lastPathComponent): \(outcome)")
         guard let target else { return try expect(outcome, .unknownItem, "no share has the URL any more") }
-        guard model.shares[target]?.participants[account] != nil else {
+        guard let share = model.shares[target] else { return }
+        if share.participants[account] == nil, share.publicPermission != .none {
+            try expect(outcome, nil, "\(account) joins \(target), open to anyone with the URL")
+            model.shares[target]?.participants[account] = .init(permission: share.publicPermission, accepted: true, isPublic: true)
+            return
+        }
+        guard share.participants[account] != nil else {
             return try expect(outcome, .participantMayNeedVerification, "\(account) is not invited to \(target)")
         }
         try expect(outcome, nil, "\(account) accepts an invitation to \(target)")
@@ -625,7 +693,8 @@ final class SharingSimulation {
     private func participantDelete(_ account: String, _ name: String) async throws {
         let outcome = try await participantWrite(account, saving: [], deleting: [sharedID(name)])
         trace.append("\(account) deletes \(name): \(outcome)")
-        let expected = writeRefusal(account, name, delete: true)
+        var expected = writeRefusal(account, name, delete: true)
+        if expected == nil, !model.children(of: name).isEmpty { expected = .referenceViolation }
         try expect(outcome, expected, "\(account) deletes \(name)")
         if expected == nil { model.deleteRecord(name) }
         try await checkSeen(name)
@@ -698,6 +767,7 @@ final class SharingSimulation {
     private func participantFetchChanges(_ account: String) async throws {
         var mirror = mirrors[account] ?? Mirror()
         var restarted = false
+        let shares = model.grants(of: account).map { "\($0.name) at \($0.share.root ?? "the zone")" }
         var log: [String] = []
         while true {
             do {
@@ -710,20 +780,23 @@ final class SharingSimulation {
                 }
                 for deletion in changes.deletions { mirror.records[deletion.recordID.recordName] = nil }
                 mirror.token = changes.changeToken
+                mirror.tokenShares = shares
+                mirror.tokenIncarnation = zoneIncarnation
                 log.append("\(changes.modificationResultsByID.count) changed, \(changes.deletions.count) deleted")
                 if !changes.moreComing { break }
             } catch let error as CKError where error.code == .changeTokenExpired && mirror.token != nil && !restarted {
                 log.append("changeTokenExpired")
+                if mirror.tokenShares == shares, mirror.tokenIncarnation == zoneIncarnation {
+                    throw failure("\(account)'s token expired though their shares of the zone (\(shares)) stayed the same since it was taken")
+                }
                 restarted = true
                 mirror.token = nil
-                mirror.everVisible = []
             } catch let error as CKError where error.code == .zoneNotFound {
                 log.append("zoneNotFound")
                 mirror = Mirror(zoneKnown: mirror.zoneKnown, databaseToken: mirror.databaseToken)
                 break
             }
         }
-        mirror.everVisible.formUnion(model.visible(to: account).keys)
         mirrors[account] = mirror
         trace.append("\(account) fetches changes: \(log.joined(separator: "; "))")
 
@@ -735,10 +808,10 @@ final class SharingSimulation {
         for (name, value) in visible where mirror.records[name] != value {
             throw failure("\(account)'s copy has \(name) as \(mirror.records[name].map { "'\($0)'" } ?? "missing"), the server '\(value)'")
         }
+        // A record that left the account's shares (deleted, with its parent or after it, or
+        // moved out) comes as a deletion: the copy holds exactly what they see.
         for name in mirror.records.keys where visible[name] == nil {
-            guard model.records[name] != nil, model.isOrphaned(name), mirror.everVisible.contains(name) else {
-                throw failure("\(account)'s copy holds \(name), which they may not see (it exists: \(model.records[name] != nil || model.shares[name] != nil))")
-            }
+            throw failure("\(account)'s copy holds \(name), which they may not see (it exists: \(model.records[name] != nil || model.shares[name] != nil))")
         }
     }
 

@@ -1,0 +1,84 @@
+import StratusWire
+
+// A record's `parent` must exist: CloudKit checks it when a record is saved (the target of the
+// parent reference "exists in the database or is part of the same operation", as
+// `CKModifyRecordsOperation`'s documentation says), and iCloud keeps it true when records are
+// deleted. Deleting a record that is the parent of a record that stays is refused with
+// `referenceViolation`, and deletes nothing. The evidence for the delete side is a report of
+// iCloud's answer, not a document: Apple's text for `CKRecord.ReferenceAction.none` says only
+// that deleting a parent does not delete its children. Stratus follows the report, so no
+// record ever points at a parent that is gone, and a participant's copy never keeps a record
+// whose parent left it.
+
+extension ZoneStore {
+    /// The records a delete of `name` removes, in the order it removes them: the record, every
+    /// record holding a `deleteSelf` reference to a removed record (transitively), and the
+    /// share of every removed share root (a share goes with its root). Empty for a record the
+    /// zone does not hold. Cycles end, as each record is removed once. Call only with the lock
+    /// held.
+    func deletionCascade(from name: WireName) -> [WireName] {
+        var removed: [WireName] = []
+        var seen: Set<WireName> = []
+        var pending = [name]
+        while let next = pending.popLast() {
+            guard let stored = records[next], seen.insert(next).inserted else { continue }
+            removed.append(next)
+            pending.append(contentsOf: (deleteSelfSources[next] ?? []).sorted())
+            if let share = stored.shareTarget { pending.append(share) }
+        }
+        return removed
+    }
+}
+
+extension CloudServer {
+    /// Why the user of `context` may not delete `stored` (a record of a locked zone), or nil:
+    /// the user record rule, and in the public database the record type's security roles.
+    func deleteRefusal(of stored: StoredRecord, _ context: SaveContext) -> WireError? {
+        if let error = userRecordRule(saving: nil, over: stored.record, user: context.user) { return error }
+        let scope = context.scope
+        if scope.databaseScope == .public {
+            let grants = scope.container.permissions(for: stored.record.recordType)
+                .grants(signedIn: true, isCreator: isCreator(stored, scope))
+            guard grants.contains(.write) else {
+                return WireError(.permissionFailure, "deleting record '\(stored.record.recordID.recordName)' of type '\(stored.record.recordType)' is not allowed for this user")
+            }
+        }
+        return nil
+    }
+
+    /// The deletes among `candidates` (index in the request → record name) of one zone
+    /// (`store`, locked, nothing of the request applied yet) that would leave a record under
+    /// a parent that is gone, each with its `referenceViolation`.
+    ///
+    /// A delete removes its record's whole cascade (``ZoneStore/deletionCascade(from:)``). It
+    /// stands when every child of every record it removes is removed too: by its own cascade,
+    /// or by another delete of the request that stands. A delete that fails for another reason
+    /// (it is not among `candidates`) removes nothing, so deletes that relied on it fail in
+    /// turn; the check repeats until no more fail. So a parent is deleted with its children in
+    /// one request (in any order), or after them, or through a `deleteSelf` cascade that
+    /// reaches them. The children are those stored before the request: its deletes apply
+    /// before its saves, so a child moved away in the same request still counts (move it in
+    /// an earlier request).
+    func orphaningDeletes(_ candidates: [Int: WireName], in store: ZoneStore) -> [Int: WireError] {
+        var cascades: [Int: [WireName]] = [:]
+        for (index, name) in candidates { cascades[index] = store.deletionCascade(from: name) }
+        var errors: [Int: WireError] = [:]
+        while true {
+            let gone = Set(cascades.values.joined())
+            var failing: [Int: WireError] = [:]
+            for (index, removed) in cascades {
+                for name in removed {
+                    guard let staying = store.children[name]?.sorted().first(where: { !gone.contains($0) }) else { continue }
+                    let deleted = candidates[index].map { $0 == name ? "" : " (deleting '\($0)' deletes it)" } ?? ""
+                    failing[index] = WireError(.referenceViolation, "record '\(name)'\(deleted) is the parent of record '\(staying)', which would stay without its parent; delete the children first, or in the same request")
+                    break
+                }
+            }
+            if failing.isEmpty { return errors }
+            for (index, error) in failing {
+                cascades[index] = nil
+                errors[index] = error
+            }
+        }
+    }
+}
