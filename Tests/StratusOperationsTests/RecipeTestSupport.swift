@@ -70,7 +70,10 @@ class RecipeTestCase: OperationTestCase {
             }
         }
         guard !saved.isEmpty else { return }
-        let onServer = try await database.records(for: Array(saved.keys))
+        var onServer: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for part in Array(saved.keys).parts(ofAtMost: 400) {
+            onServer.merge(try await database.records(for: Array(part))) { first, _ in first }
+        }
         for (recordID, record) in saved {
             let stored = try onServer[recordID]?.get()
             XCTAssertEqual(stored?.recordChangeTag, record.recordChangeTag, "record '\(recordID.recordName)' is reported saved but the server holds \(String(describing: stored?.recordChangeTag))", file: file, line: line)

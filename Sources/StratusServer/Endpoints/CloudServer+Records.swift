@@ -6,6 +6,7 @@ extension CloudServer {
     public func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse {
         let scope = try await begin(request.context, .lookupRecords)
         let database = try scope.databaseForReading()
+        if let error = WireValidation.checkLookupSize(request.recordIDs) { throw error }
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
         for recordID in request.recordIDs {
