@@ -97,6 +97,30 @@ final class RecipeRetryTests: RecipeTestCase {
         try await assertEachSavedRecordWrittenOnce([record.recordID: .success(saved)])
     }
 
+    func testASaveRetriedAfterItsResponseWasLostInThePublicDatabaseEndsSavedAndIsWrittenOnce() async throws {
+        let service = ItemFaultService(server: server)
+        let publicDatabase = publicDatabase(through: service)
+        var policy = RetryPolicy(seed: 3)
+        policy.isIdempotent = true
+        let created = note("poster", "first")
+        let edited = try await publicDatabase.saveRetrying(created, policy: drivingPolicy(policy))
+        edited["text"] = "second"
+        let fresh = note("flyer")
+
+        service.loseResponses(of: 1)
+        let results = try await publicDatabase.modifyRecordsRetrying(saving: [edited, fresh], deleting: [], policy: drivingPolicy(policy))
+
+        XCTAssertEqual(retries.value.map(\.error.code), [.serverResponseLost])
+        XCTAssertEqual(service.sentTokens.value.suffix(2).count, 2)
+        XCTAssertEqual(service.sentTokens.value.suffix(2).first, service.sentTokens.value.last, "resent with its own bytes")
+        let poster = try XCTUnwrap(try results.saveResults[edited.recordID]?.get(), "the update ends saved, not as a conflict")
+        XCTAssertEqual(poster["text"] as? String, "second")
+        XCTAssertNotNil(try results.saveResults[fresh.recordID]?.get(), "the new record ends saved, not as a conflict")
+        XCTAssertEqual(writesByName["poster"]?.count, 2, "created once, edited once")
+        XCTAssertEqual(writesByName["poster"]?.last?.changeTag, poster.recordChangeTag)
+        try await assertEachSavedRecordWrittenOnce([fresh.recordID: results.saveResults[fresh.recordID] ?? .failure(CKError(.internalError))], in: publicDatabase)
+    }
+
     func testNotAuthenticatedIsRetriedOnlyWhenAskedOnceTheAccountChanges() async throws {
         let container = database.container
         server.signOut(container)

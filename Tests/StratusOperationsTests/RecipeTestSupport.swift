@@ -47,10 +47,12 @@ class RecipeTestCase: OperationTestCase {
 
     /// Checks the two promises every recipe keeps: each record reported saved is on the server
     /// with the change tag reported, written by exactly one write; no record reported failed
-    /// was written at all (unless `writtenFailures` lists it).
+    /// was written at all (unless `writtenFailures` lists it). Records are read back from
+    /// `checkedDatabase`, John's private database unless given.
     func assertEachSavedRecordWrittenOnce(
         _ results: [CKRecord.ID: Result<CKRecord, any Error>],
         writtenFailures: Set<String> = [],
+        in checkedDatabase: CKDatabase? = nil,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async throws {
@@ -70,7 +72,10 @@ class RecipeTestCase: OperationTestCase {
             }
         }
         guard !saved.isEmpty else { return }
-        let onServer = try await database.records(for: Array(saved.keys))
+        var onServer: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for part in Array(saved.keys).parts(ofAtMost: 400) {
+            onServer.merge(try await (checkedDatabase ?? database).records(for: Array(part))) { first, _ in first }
+        }
         for (recordID, record) in saved {
             let stored = try onServer[recordID]?.get()
             XCTAssertEqual(stored?.recordChangeTag, record.recordChangeTag, "record '\(recordID.recordName)' is reported saved but the server holds \(String(describing: stored?.recordChangeTag))", file: file, line: line)
@@ -92,6 +97,9 @@ final class ItemFaultService: CloudService {
     let sentTokens = Captured<[Data?]>([])
     /// How many modify requests the server has answered.
     let completedModifies = Captured(0)
+    /// How many of the next modify requests the server applies and then answers with
+    /// `serverResponseLost`, as when the connection drops after the server committed.
+    private let lostResponses = Mutex(0)
 
     init(server: CloudServer) {
         self.server = server
@@ -101,6 +109,12 @@ final class ItemFaultService: CloudService {
     func failItem(_ recordName: String, times count: Int = 1, with code: CKErrorCode, retryAfter: Double? = nil) {
         let error = WireError(code, "injected item failure: \(code)", retryAfter: retryAfter)
         faults.withLock { $0[recordName, default: []] += Array(repeating: error, count: count) }
+    }
+
+    /// Lets the server apply each of the next `count` modify requests, then loses its answer:
+    /// the client gets `serverResponseLost`.
+    func loseResponses(of count: Int) {
+        lostResponses.withLock { $0 += count }
     }
 
     private func takeFault(_ recordName: String) -> WireError? {
@@ -143,6 +157,12 @@ final class ItemFaultService: CloudService {
         if !forwarded.saves.isEmpty || !forwarded.deletes.isEmpty {
             answer = try await server.modifyRecords(forwarded)
         }
+        let lost = lostResponses.withLock { count -> Bool in
+            guard count > 0 else { return false }
+            count -= 1
+            return true
+        }
+        if lost { throw WireError(.serverResponseLost, "injected: the server applied the request and its answer was lost") }
         var saves = answer.saveResults.makeIterator()
         var deletes = answer.deleteResults.makeIterator()
         return WireRecordsModifyResponse(
@@ -186,5 +206,11 @@ extension RecipeTestCase {
     /// John's private database on this device, with requests going through `service`.
     func database(through service: ItemFaultService) -> CKDatabase {
         CKContainer(identifier: identifier, service: service, device: database.container.device).privateCloudDatabase
+    }
+
+    /// The container's public database, as John on this device, with requests going through
+    /// `service`.
+    func publicDatabase(through service: ItemFaultService) -> CKDatabase {
+        CKContainer(identifier: identifier, service: service, device: database.container.device).publicCloudDatabase
     }
 }

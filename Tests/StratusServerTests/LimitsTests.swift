@@ -1,4 +1,5 @@
 import Stratus
+import _StratusTestSupport
 import XCTest
 
 /// CloudKit's documented limits (`cloudkit-api.md` §14): 400 items and 2 MB of record data per
@@ -22,8 +23,17 @@ final class LimitsTests: ServerTestCase {
         return record
     }
 
+    /// Fetches `ids` in parts of at most 400, the most one fetch may name.
+    private func fetch(_ ids: [CKRecord.ID], in database: CKDatabase) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
+        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for part in ids.parts(ofAtMost: 400) {
+            results.merge(try await database.records(for: Array(part))) { first, _ in first }
+        }
+        return results
+    }
+
     private func assertAllMissing(_ ids: [CKRecord.ID], in database: CKDatabase, file: StaticString = #filePath, line: UInt = #line) async throws {
-        let results = try await database.records(for: ids)
+        let results = try await fetch(ids, in: database)
         XCTAssertEqual(results.count, ids.count, file: file, line: line)
         for id in ids {
             XCTAssertEqual(code(results[id]), .unknownItem, "\(id.recordName) should not exist", file: file, line: line)
@@ -31,7 +41,7 @@ final class LimitsTests: ServerTestCase {
     }
 
     private func assertAllPresent(_ ids: [CKRecord.ID], in database: CKDatabase, file: StaticString = #filePath, line: UInt = #line) async throws {
-        let results = try await database.records(for: ids)
+        let results = try await fetch(ids, in: database)
         XCTAssertEqual(results.count, ids.count, file: file, line: line)
         for id in ids {
             XCTAssertNotNil(try? results[id]?.get(), "\(id.recordName) should exist", file: file, line: line)
@@ -74,6 +84,55 @@ final class LimitsTests: ServerTestCase {
         }
         try await assertAllPresent(existing.map(\.recordID), in: db)
         try await assertAllMissing(fresh.map(\.recordID), in: db)
+    }
+
+    // MARK: - Record IDs per fetch
+
+    func testFetchingFourHundredRecordIDsIsOneRequest() async throws {
+        let db = device("john").privateCloudDatabase
+        let records = notes(400, prefix: "n")
+        _ = try await db.modifyRecords(saving: records, deleting: [])
+        let before = server.requestCount
+        let results = try await db.records(for: records.map(\.recordID))
+        XCTAssertEqual(server.requestCount, before + 1)
+        XCTAssertEqual(results.values.filter { (try? $0.get()) != nil }.count, 400)
+    }
+
+    func testFetchingFourHundredAndOneRecordIDsFailsWithLimitExceededWithoutARequest() async throws {
+        let db = device("john").privateCloudDatabase
+        let ids = notes(401, prefix: "n").map(\.recordID)
+        let before = server.requestCount
+        await assertThrowsCKError(.limitExceeded) { try await db.records(for: ids) }
+        XCTAssertEqual(server.requestCount, before, "CloudKit's client refuses the operation before sending it")
+
+        let operation = CKFetchRecordsOperation(recordIDs: ids)
+        let perRecord = Captured<[CKError.Code?]>([])
+        let final = Captured<CKError?>(nil)
+        let done = expectation(description: "finished")
+        operation.perRecordResultBlock = { _, result in perRecord.value.append(self.code(result)) }
+        operation.fetchRecordsResultBlock = { result in
+            if case .failure(let error) = result { final.value = error as? CKError }
+            done.fulfill()
+        }
+        db.add(operation)
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(final.value?.code, .limitExceeded)
+        XCTAssertTrue(final.value?.localizedDescription.contains("400") ?? false, "the message names the limit: \(String(describing: final.value))")
+        XCTAssertEqual(perRecord.value.count, 401)
+        XCTAssertEqual(Set(perRecord.value), [.limitExceeded], "each record gets the operation's error")
+    }
+
+    func testTheServerRefusesALookupOfMoreThanFourHundredRecordIDs() async throws {
+        let db = device("john").privateCloudDatabase
+        let ids = (0...400).map { WireRecordID(recordName: "n-\($0)") }
+        do {
+            _ = try await server.lookupRecords(WireRecordsLookupRequest(context: rawContext(db), recordIDs: ids))
+            XCTFail("expected limitExceeded")
+        } catch {
+            XCTAssertEqual(error.code, .limitExceeded)
+        }
+        let answer = try await server.lookupRecords(WireRecordsLookupRequest(context: rawContext(db), recordIDs: Array(ids.prefix(400))))
+        XCTAssertEqual(answer.results.count, 400, "400 IDs are allowed")
     }
 
     // MARK: - Record size

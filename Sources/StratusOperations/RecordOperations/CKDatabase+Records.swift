@@ -31,7 +31,8 @@ extension CKDatabase {
     ///   - desiredKeys: The fields to fetch; nil fetches every field, an empty array only the
     ///     system fields. A record fetched with some keys and saved keeps the others.
     /// - Returns: Each record, or why it could not be fetched, keyed by the IDs you passed.
-    /// - Throws: Only when the whole request fails.
+    /// - Throws: Only when the whole request fails: `limitExceeded` for more than 400 IDs, as
+    ///   CloudKit's does, since it runs one operation (fetch them in parts of at most 400).
     public func records(for recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
         let operation = CKFetchRecordsOperation(recordIDs: recordIDs)
         operation.desiredKeys = desiredKeys

@@ -15,6 +15,13 @@ import StratusWire
 /// A missing record gets `unknownItem` in its per-record result, and the final result is then
 /// a `partialFailure` keyed by the IDs you passed.
 ///
+/// More than 400 record IDs fail the whole operation with `limitExceeded` before any request is
+/// sent, every record getting that error in its per-record result: split the IDs into
+/// operations of at most 400. CloudKit's documentation states the 400-item limit for modify
+/// operations only; apps report iCloud failing larger fetches this way ("Your request contains
+/// N items which is more than the maximum number of items in a single request (400)"), and the
+/// server enforces it too.
+///
 /// CloudKit document: *CKFetchRecordsOperation*.
 public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
@@ -98,6 +105,11 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
             return
         }
         let wireIDs = recordIDs.map(\.wireValue)
+        if let tooMany = WireValidation.checkLookupSize(wireIDs) {
+            let error = CKError(tooMany)
+            report(recordIDs.map { ($0, .failure(error)) }, failure: error)
+            return
+        }
         let desiredKeys = self.desiredKeys
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
             try await service.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: wireIDs, desiredKeys: desiredKeys))

@@ -8,6 +8,15 @@ extension CKSyncEngine.State {
     /// Opaque: it encodes as one versioned blob (a base64 string in JSON). Decoding damaged or
     /// foreign bytes throws `DecodingError.dataCorrupted`, so a corrupt save is caught where
     /// the app reads it; the app then starts from nil and refetches everything.
+    ///
+    /// It records the user it belongs to, and its change tokens are that user's. Handed to an
+    /// engine whose device is signed in to another user, it is reset
+    /// (`accountChange(.switchAccounts)`); one that names no user (saved before the first
+    /// sync) keeps its pending changes at the sign-in but none of its tokens. A token the
+    /// server refuses anyway (`invalidArguments` or `changeTokenExpired`) is dropped and its
+    /// database or zone fetched again from the beginning, so a state never wedges its engine.
+    /// CloudKit does not document what its engine does with such a state; this is what an app
+    /// needs for its fetches to go on.
     public struct Serialization: Codable, Sendable, CustomStringConvertible {
         let snapshot: StateSnapshot
 

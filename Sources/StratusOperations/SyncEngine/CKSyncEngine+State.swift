@@ -169,6 +169,20 @@ struct StateStorage: Sendable {
         unfetchedZoneIDs.removeAll { $0 == zoneID }
     }
 
+    /// Binds a state that names no user to `userRecordName`, as a sign-in does. The changes
+    /// the app added stay (it may add them before the first sync); what only a server could
+    /// have given the state — change tokens, zones marked unfetched, the subscription — is
+    /// dropped, since nothing says whose it is. A state saved before its first sync holds
+    /// none of it; one that does is damaged or forged, and its tokens may be another user's,
+    /// which the server would refuse at every fetch.
+    mutating func bind(to userRecordName: String) {
+        self.userRecordName = userRecordName
+        databaseToken = nil
+        zoneTokens = [:]
+        unfetchedZoneIDs = []
+        subscriptionID = nil
+    }
+
     /// Empties the state for a new user (nil: signed out).
     mutating func reset(for userRecordName: String?) {
         self = StateStorage(userRecordName: userRecordName)

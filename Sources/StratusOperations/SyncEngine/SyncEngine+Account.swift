@@ -56,10 +56,7 @@ extension CKSyncEngine {
             return
         case nil:
             await deliver(.accountChange(.init(changeType: .signIn(currentUser: current))), before: {
-                state.update { storage in
-                    storage.userRecordName = current.recordName
-                    storage.subscriptionID = nil
-                }
+                state.update { $0.bind(to: current.recordName) }
             })
         case let previous?:
             let previousUser = CKRecord.ID(recordName: previous)

@@ -23,8 +23,9 @@ extension CKSyncEngine {
         if let failure { throw failure }
     }
 
-    /// Fetches the database's zone changes until no more come; a token the server expired is
-    /// dropped and the fetch starts over from the beginning.
+    /// Fetches the database's zone changes until no more come; a token the server refuses
+    /// (``CKError/isRefusedChangeToken``) is dropped and the fetch starts over from the
+    /// beginning, once.
     private func fetchDatabaseChanges(_ context: FetchChangesContext, in run: SyncRun) async throws {
         var restarted = false
         while true {
@@ -52,7 +53,7 @@ extension CKSyncEngine {
                     })
                 }
                 if !moreComing { return }
-            case .failure(let error) where error.code == .changeTokenExpired && token != nil && !restarted:
+            case .failure(let error) where error.isRefusedChangeToken && token != nil && !restarted:
                 restarted = true
                 await commit { $0.databaseToken = nil }
             case .failure(let error):
@@ -89,7 +90,9 @@ extension CKSyncEngine {
     /// `willFetchRecordZoneChanges` and `didFetchRecordZoneChanges`.
     ///
     /// - Returns: the error the zone's fetch ended with. A zone that no longer exists is
-    ///   forgotten; any other failed zone stays unfetched.
+    ///   forgotten; any other failed zone stays unfetched. A zone token the server refuses
+    ///   (``CKError/isRefusedChangeToken``) is dropped and the zone fetched from the
+    ///   beginning, once, without an error.
     private func fetchZone(_ zoneID: CKRecordZone.ID, context: FetchChangesContext, in run: SyncRun) async -> CKError? {
         await deliver(.willFetchRecordZoneChanges(.init(zoneID: zoneID)))
         var restarted = false
@@ -134,7 +137,7 @@ extension CKSyncEngine {
                 }
                 if !moreComing { break fetching }
                 options = await nextFetchOptions(FetchChangesContext(reason: context.reason, options: options))
-            case .failure(let error) where error.code == .changeTokenExpired && token != nil && !restarted:
+            case .failure(let error) where error.isRefusedChangeToken && token != nil && !restarted:
                 restarted = true
                 await commit { $0.zoneTokens[zoneID] = nil }
             case .failure(let error):
@@ -165,6 +168,17 @@ struct RecordBatch {
     var modifications: [CKDatabase.RecordZoneChange.Modification] = []
     var deletions: [CKDatabase.RecordZoneChange.Deletion] = []
     var result: Result<(CKServerChangeToken, Bool), CKError>?
+}
+
+extension CKError {
+    /// Whether the server refused the change token a fetch sent: `changeTokenExpired` (older
+    /// than the history it keeps) or `invalidArguments` (another container's, database's,
+    /// user's or server's, or damaged). Either way the token is useless, and CloudKit's
+    /// advice for an expired one holds for both: drop it and fetch from the beginning. Retried
+    /// once per scope, so an `invalidArguments` with another cause still reaches the app.
+    var isRefusedChangeToken: Bool {
+        code == .changeTokenExpired || code == .invalidArguments
+    }
 }
 
 extension StateStorage {

@@ -19,6 +19,7 @@ extension CloudServer {
         let database = try scope.databaseForReading()
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
         if database.scope == .shared {
+            if let refusal = scope.refusalInSharedDatabase(of: request.zoneID) { throw refusal }
             let since = try openToken(request.sinceToken, scope: scope, zoneID: request.zoneID)
             return try sharedRecordChanges(request, scope: scope, since: since)
         }

@@ -32,6 +32,7 @@ extension CloudServer {
             // The shared database's records are an owner's: query that owner's zone, as the
             // owner's database names its records, and show only what the caller's shares cover.
             guard let zoneID else { throw WireError(.invalidArguments, "a query in the shared database names the zone to search") }
+            if let refusal = scope.refusalInSharedDatabase(of: zoneID) { throw refusal }
             guard let zone = scope.sharedZone(zoneID) else { throw Self.notShared(zoneID) }
             query.predicate = query.predicate.relabelingOwner(zone.ownerUserRecordName, as: WireZoneID.currentUserOwnerName)
             shared = zone

@@ -6,6 +6,7 @@ extension CloudServer {
     public func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse {
         let scope = try await begin(request.context, .lookupRecords)
         let database = try scope.databaseForReading()
+        if let error = WireValidation.checkLookupSize(request.recordIDs) { throw error }
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
         for recordID in request.recordIDs {
@@ -188,16 +189,18 @@ extension CloudServer {
 
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }
+            if let data = request.clientChangeTokenData, zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
+                guard database.scope == .public else {
+                    answerRepeat(of: zoneBatch, request, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
+                    continue
+                }
+                answerPublicRepeat(of: &zoneBatch, request, prepared: prepared, scope: scope, saveResults: &saveResults)
+            }
             var context = SaveContext(
                 scope: scope, database: database, user: user, policy: request.savePolicy,
                 namesSaved: Set(zoneBatch.saveIndices.map { WireName(request.saves[$0].record.recordID.recordName) }),
                 owner: owner
             )
-            if let data = request.clientChangeTokenData, database.scope != .public,
-               zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
-                answerRepeat(of: zoneBatch, request, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
-                continue
-            }
             var failed = false
             let refusals = sharing.map { checkSharedWrite(of: zoneBatch, request, user: user, sharing: $0) } ?? SharedWrite.Refusals()
             let orphaning = zoneBatch.store.isDeleted ? [:] : orphaningDeletes(deleteCandidates(of: zoneBatch, request, refusals: refusals, context), in: zoneBatch.store)
@@ -308,8 +311,9 @@ extension CloudServer {
     /// Answers the items of a zone whose modify repeats the device's last applied one there
     /// (the same `clientChangeTokenData`): nothing is applied again; a save gets the record as
     /// the server has it (`unknownItem` when it is gone since), a delete succeeds. Only in the
-    /// private and shared databases, where zones have change histories that echo the bytes;
-    /// in the public one, security roles decide who reads what, so every request is applied.
+    /// private and shared databases, where every record of the zone is the caller's (or shared
+    /// with them); the public database answers a repeat item by item
+    /// (``answerPublicRepeat(of:_:prepared:scope:saveResults:)``).
     fileprivate func answerRepeat(
         of batch: ZoneBatch,
         _ request: WireRecordsModifyRequest,
@@ -323,6 +327,62 @@ extension CloudServer {
                 ?? .failure(WireError(.unknownItem, "record '\(name)' is gone since the request this one repeats"))
         }
         for index in batch.deleteIndices { deleteResults[index] = .success(()) }
+    }
+
+    /// Answers the saves of a public-database modify that repeats the device's last applied
+    /// one in the zone (the same `clientChangeTokenData`, resent because its answer was lost)
+    /// and that the server still holds exactly as sent: the record was last written by the
+    /// caller, has the type sent, every field sent with the value sent, none of the fields
+    /// removed, and the parent sent when the save set one, and the caller may read it. Each is
+    /// answered with the record as the server holds it and taken out of `batch`, so it is not
+    /// written again and does not fail as a conflict with its own first landing.
+    ///
+    /// The other items are applied as any request is, under the security roles: a record
+    /// someone changed since is a conflict, as CloudKit answers, and a record of another user
+    /// is never answered as a repeat, so guessing its fields reveals nothing. Deletes need no
+    /// answer of their own: deleting a record that is gone succeeds.
+    ///
+    /// CloudKit documents that the server ignores duplicate requests with the same
+    /// `clientChangeTokenData` without naming the databases where it does; Stratus honours it
+    /// in the public database too, item by item, because there the zone's records belong to
+    /// many users.
+    fileprivate func answerPublicRepeat(
+        of batch: inout ZoneBatch,
+        _ request: WireRecordsModifyRequest,
+        prepared: [Int: Result<WireRecordSave, WireError>],
+        scope: RequestScope,
+        saveResults: inout [Result<WireRecord, WireError>?]
+    ) {
+        guard let user = scope.userRecordName else { return }
+        let store = batch.store
+        batch.saveIndices.removeAll { index in
+            // The save as the server stored it: assets as its own content-named copies.
+            let save = (try? prepared[index]?.get()) ?? request.saves[index]
+            guard let stored = store.record(named: save.record.recordID.recordName),
+                  stored.record.lastModifiedUserRecordName == user,
+                  stored.record.holds(save)
+            else { return false }
+            let grants = scope.container.permissions(for: stored.record.recordType).grants(signedIn: true, isCreator: isCreator(stored, scope))
+            guard grants.contains(.read) else { return false }
+            saveResults[index] = .success(present(stored.record, to: scope))
+            return true
+        }
+    }
+}
+
+extension WireRecord {
+    /// Whether this record, as stored, holds everything `save` writes: the type sent, every
+    /// field sent with the value sent (plain and encrypted), none of the fields it removes,
+    /// and, when the save sets the parent, that parent. Fields the save does not name are not
+    /// compared: a save leaves them as they are.
+    fileprivate func holds(_ save: WireRecordSave) -> Bool {
+        guard recordType == save.record.recordType else { return false }
+        if save.record.fields.contains(where: { fields[$0.key] != $0.value }) { return false }
+        if save.record.encryptedFields.contains(where: { encryptedFields[$0.key] != $0.value }) { return false }
+        if save.removedKeys.contains(where: { fields[$0] != nil }) { return false }
+        if save.removedEncryptedKeys.contains(where: { encryptedFields[$0] != nil }) { return false }
+        if save.parentChanged, parent != save.record.parent { return false }
+        return true
     }
 }
 

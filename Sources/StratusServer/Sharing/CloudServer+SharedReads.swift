@@ -12,6 +12,7 @@ extension CloudServer {
         if let error = WireValidation.checkRecordName(recordID.recordName) ?? WireValidation.checkZoneName(recordID.zoneID.zoneName) {
             return .failure(error)
         }
+        if let refusal = scope.refusalInSharedDatabase(of: recordID.zoneID) { return .failure(refusal) }
         guard let user = scope.userRecordName, let zone = scope.sharedZone(recordID.zoneID) else {
             return .failure(Self.notShared(recordID.zoneID))
         }
@@ -33,7 +34,7 @@ extension CloudServer {
 
     /// One zone of the caller's shared database.
     func lookUpSharedZone(_ zoneID: WireZoneID, scope: RequestScope) -> Result<WireZone, WireError> {
-        if let error = WireValidation.checkZoneName(zoneID.zoneName) { return .failure(error) }
+        if let error = WireValidation.checkZoneName(zoneID.zoneName) ?? scope.refusalInSharedDatabase(of: zoneID) { return .failure(error) }
         guard let user = scope.userRecordName, let zone = scope.sharedZone(zoneID) else { return .failure(Self.notShared(zoneID)) }
         zone.store.acquire()
         defer { zone.store.release() }

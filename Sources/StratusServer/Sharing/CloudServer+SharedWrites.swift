@@ -33,7 +33,7 @@ extension CloudServer {
         var groups: [String: (saves: [Int], deletes: [Int])] = [:]
         func group(_ zoneID: WireZoneID) -> String? {
             let owner = zoneID.ownerName
-            guard !owner.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), !owner.hasSameUTF8Bytes(as: user),
+            guard !owner.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), !owner.hasSameUTF8Bytes(as: user), !zoneID.isDefaultZone,
                   scope.container.account(forUserRecordName: owner) != nil else { return nil }
             if groups[owner] == nil {
                 groups[owner] = ([], [])
@@ -41,11 +41,13 @@ extension CloudServer {
             }
             return owner
         }
+        // A zone no shared database holds, or one this caller's does not.
+        let unreachable = { (zoneID: WireZoneID) in scope.refusalInSharedDatabase(of: zoneID) ?? Self.notShared(zoneID) }
         for (index, save) in request.saves.enumerated() {
-            if let owner = group(save.record.recordID.zoneID) { groups[owner]?.saves.append(index) } else { saveResults[index] = .failure(Self.notShared(save.record.recordID.zoneID)) }
+            if let owner = group(save.record.recordID.zoneID) { groups[owner]?.saves.append(index) } else { saveResults[index] = .failure(unreachable(save.record.recordID.zoneID)) }
         }
         for (index, recordID) in request.deletes.enumerated() {
-            if let owner = group(recordID.zoneID) { groups[owner]?.deletes.append(index) } else { deleteResults[index] = .failure(Self.notShared(recordID.zoneID)) }
+            if let owner = group(recordID.zoneID) { groups[owner]?.deletes.append(index) } else { deleteResults[index] = .failure(unreachable(recordID.zoneID)) }
         }
 
         for owner in owners {

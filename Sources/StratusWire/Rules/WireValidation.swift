@@ -222,6 +222,16 @@ public enum WireValidation {
         }
     }
 
+    /// The limit of a records lookup: at most ``WireLimits/maximumItemsPerRequest`` (400)
+    /// record IDs, as CloudKit answers an over-large `CKFetchRecordsOperation`
+    /// (`limitExceeded`, "more than the maximum number of items in a single request (400)").
+    /// CloudKit's documentation states the 400-item limit only for modify requests; that it
+    /// holds for fetches too is what apps report iCloud answering.
+    public static func checkLookupSize(_ recordIDs: [WireRecordID]) -> WireError? {
+        guard recordIDs.count > WireLimits.maximumItemsPerRequest else { return nil }
+        return WireError(.limitExceeded, "the request names \(recordIDs.count) record IDs, more than the \(WireLimits.maximumItemsPerRequest) allowed in one request; fetch them in parts of at most \(WireLimits.maximumItemsPerRequest)")
+    }
+
     /// The request-wide limits: at most 400 items and 2 MB of record data.
     public static func checkRequestSize(saves: [WireRecordSave], deletes: [WireRecordID]) -> WireError? {
         let items = saves.count + deletes.count

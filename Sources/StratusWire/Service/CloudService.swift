@@ -23,6 +23,9 @@ public protocol CloudService: Sendable {
     func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse
 
     /// `records/lookup`: fetches records by ID.
+    ///
+    /// - Throws: ``CKErrorCode/limitExceeded`` for more than
+    ///   ``WireLimits/maximumItemsPerRequest`` record IDs (``WireValidation/checkLookupSize(_:)``).
     func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse
 
     /// `records/modify`: saves and deletes records.

@@ -46,7 +46,7 @@ final class SharedDatabaseReadTests: SharedDatabaseTestCase {
         let guessed = CKRecord.ID(recordName: "party", zoneID: CKRecordZone.ID(zoneName: "Secret", ownerName: sharedZoneID.ownerName))
         await assertCKError(.zoneNotFound) { _ = try await self.mary.sharedCloudDatabase.record(for: guessed) }
         let ownZone = CKRecord.ID(recordName: "party", zoneID: CKRecordZone.ID(zoneName: "Parties", ownerName: CKCurrentUserDefaultName))
-        await assertCKError(.zoneNotFound) { _ = try await self.mary.sharedCloudDatabase.record(for: ownZone) }
+        await assertCKError(.invalidArguments) { _ = try await self.mary.sharedCloudDatabase.record(for: ownZone) }
     }
 
     func testChangesOfTheSharedZoneBringOnlyCoveredRecords() async throws {
