@@ -88,14 +88,14 @@ enum InverseGeodesic {
         var (salp1, calp1) = (start.salp1, start.calp1)
         var (salp1a, calp1a) = (tiny, 1.0)
         var (salp1b, calp1b) = (tiny, -1.0)
-        var nearlyThere = false, bisectedAway = false
+        var nearlyThere = false, bracketCollapsed = false
         var line = longitude(ends, salp1: salp1, calp1: calp1, slam12: slam12, clam12: clam12)
         for step in 0..<allSteps {
             if step > 0 {
                 line = longitude(ends, salp1: salp1, calp1: calp1, slam12: slam12, clam12: clam12)
             }
             let v = line.lam12Error
-            if bisectedAway || !(abs(v) >= (nearlyThere ? 8 : 1) * tol0) { break }
+            if bracketCollapsed || !(abs(v) >= (nearlyThere ? 8 : 1) * tol0) { break }
             if v > 0, step > newtonSteps || calp1 / salp1 > calp1b / salp1b {
                 (salp1b, calp1b) = (salp1, calp1)
             } else if v < 0, step > newtonSteps || calp1 / salp1 < calp1a / salp1a {
@@ -118,7 +118,7 @@ enum InverseGeodesic {
             // The step left the bracket, or Newton's method is not converging: bisect.
             (salp1, calp1) = normalized((salp1a + salp1b) / 2, (calp1a + calp1b) / 2)
             nearlyThere = false
-            bisectedAway = abs(salp1a - salp1) + (calp1a - calp1) < tol0 * tol2
+            bracketCollapsed = abs(salp1a - salp1) + (calp1a - calp1) < tol0 * tol2
                 || abs(salp1 - salp1b) + (calp1 - calp1b) < tol0 * tol2
         }
         return b * arcLength(line.sig12, line.ssig1, line.csig1, line.ssig2, line.csig2, ε: line.ε)
