@@ -101,9 +101,11 @@ enum InverseGeodesic {
             } else if v < 0, step > newtonSteps || calp1 / salp1 < calp1a / salp1a {
                 (salp1a, calp1a) = (salp1, calp1)
             }
-            if step < newtonSteps, line.dlam12 > 0 {
-                let dalp1 = -v / line.dlam12
-                if abs(dalp1) < .pi {
+            // The derivative is needed only for a step, not once the line has converged.
+            if step < newtonSteps {
+                let dlam12 = derivative(ends, line)
+                let dalp1 = -v / dlam12
+                if dlam12 > 0, abs(dalp1) < .pi {
                     let (sdalp1, cdalp1) = (sin(dalp1), cos(dalp1))
                     let nsalp1 = salp1 * cdalp1 + calp1 * sdalp1
                     if nsalp1 > 0 {
@@ -370,17 +372,16 @@ enum InverseGeodesic {
     private struct Line {
         /// λ12(α1) minus the wanted λ12, in radians.
         var lam12Error: Double
-        /// dλ12/dα1.
-        var dlam12: Double
         var sig12, ssig1, csig1, ssig2, csig2: Double
+        /// cos α2, the azimuth at the second point.
+        var calp2: Double
         var ε: Double
     }
 
     /// The longitude the geodesic at azimuth α1 reaches at the second point's latitude (eqs. 5,
-    /// 8 and 23), compared with the wanted one, and its derivative by α1 from the reduced
-    /// length (eq. 46).
+    /// 8 and 23), compared with the wanted one.
     private static func longitude(_ ends: Ends, salp1: Double, calp1: Double, slam12: Double, clam12: Double) -> Line {
-        let (sbet1, cbet1, dn1, sbet2, cbet2, dn2) = (ends.sbet1, ends.cbet1, ends.dn1, ends.sbet2, ends.cbet2, ends.dn2)
+        let (sbet1, cbet1, sbet2, cbet2) = (ends.sbet1, ends.cbet1, ends.sbet2, ends.cbet2)
         // A line along the equator heading east or west is nudged off it, so that the
         // derivative exists.
         let calp1 = sbet1 == 0 && calp1 == 0 ? -tiny : calp1
@@ -407,19 +408,21 @@ enum InverseGeodesic {
         let c3 = longitudeSeries.c3(ε)
         let b312 = c3.sum(ssig2, csig2) - c3.sum(ssig1, csig1)
         let domg12 = -f * longitudeSeries.a3(ε) * salp0 * (sig12 + b312)
+        return Line(lam12Error: eta + domg12, sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2, calp2: calp2, ε: ε)
+    }
 
-        let dlam12: Double
-        if calp2 == 0 {
-            dlam12 = -2 * f1 * dn1 / sbet1
-        } else {
-            let first = c1(ε), second = c2(ε)
-            let a1 = 1 + a1m1(ε), a2 = 1 + a2m1(ε)
-            let b1 = first.sum(ssig2, csig2) - first.sum(ssig1, csig1)
-            let b2 = second.sum(ssig2, csig2) - second.sum(ssig1, csig1)
-            let j12 = (a1 - a2) * sig12 + (a1 * b1 - a2 * b2)
-            let m12 = dn2 * (csig1 * ssig2) - dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
-            dlam12 = m12 * f1 / (calp2 * cbet2)
+    /// dλ12/dα1 along `line`, from its reduced length m12 (eq. 46; m12 by eqs. 38–42).
+    private static func derivative(_ ends: Ends, _ line: Line) -> Double {
+        if line.calp2 == 0 {
+            return -2 * f1 * ends.dn1 / ends.sbet1
         }
-        return Line(lam12Error: eta + domg12, dlam12: dlam12, sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2, ε: ε)
+        let (ssig1, csig1, ssig2, csig2) = (line.ssig1, line.csig1, line.ssig2, line.csig2)
+        let first = c1(line.ε), second = c2(line.ε)
+        let a1 = 1 + a1m1(line.ε), a2 = 1 + a2m1(line.ε)
+        let b1 = first.sum(ssig2, csig2) - first.sum(ssig1, csig1)
+        let b2 = second.sum(ssig2, csig2) - second.sum(ssig1, csig1)
+        let j12 = (a1 - a2) * line.sig12 + (a1 * b1 - a2 * b2)
+        let m12 = ends.dn2 * (csig1 * ssig2) - ends.dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
+        return m12 * f1 / (line.calp2 * ends.cbet2)
     }
 }
