@@ -274,8 +274,8 @@ final class WireLocationTests: XCTestCase {
 
     /// The server's spatial index prunes with this bound: a distance is never shorter than the
     /// great-circle distance on a sphere of ``EarthDistance/lowerBoundRadius``, give or take a
-    /// nanometre of rounding (two longitudes of one pole are 5e-10 m apart by Vincenty's
-    /// formula and as much by the sphere's), so the index must allow a micrometre of slack.
+    /// nanometre of rounding (two longitudes of one pole can measure 5e-10 m apart by the
+    /// sphere's formula), so the index must allow a micrometre of slack.
     func testEveryDistanceIsAtLeastTheLowerBoundSphereDistance() {
         for (a, b) in pairs(count: 20_000, seed: 0x5EED_0001) {
             let distance = EarthDistance.geodesic(a, b)
@@ -330,6 +330,97 @@ final class WireLocationTests: XCTestCase {
     }
 
     // MARK: The geodesic queries measure
+
+    /// A point (nearly) antipodal to `a`: off the antipode by up to a degree, a thousandth, a
+    /// millionth or a billionth of one in latitude and longitude, or on it.
+    private func nearAntipode(of a: WireLocation, using generator: inout SeededGenerator) -> WireLocation {
+        let scale = ([1, 1e-3, 1e-6, 1e-9, 0] as [Double]).randomElement(using: &generator) ?? 0
+        let latitude = min(90, max(-90, -a.latitude + scale * Double.random(in: -1...1, using: &generator)))
+        var longitude = a.longitude + 180 + scale * Double.random(in: -1...1, using: &generator)
+        if longitude > 180 { longitude -= 360 }
+        if longitude < -180 { longitude += 360 }
+        return WireLocation(latitude: latitude, longitude: longitude)
+    }
+
+    /// Points all over the Earth, each with a partner drawn as ``partner(of:using:)`` draws, or
+    /// (one in two) nearly antipodal, often on or near the equator, where Vincenty's iteration
+    /// does not converge.
+    private func pairsWithNearAntipodes(count: Int, seed: UInt64) -> [(WireLocation, WireLocation)] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            var a = randomLocation(using: &generator)
+            if Bool.random(using: &generator) { a.latitude *= ([1, 1e-2, 1e-6, 0] as [Double]).randomElement(using: &generator) ?? 1 }
+            return (a, Bool.random(using: &generator) ? nearAntipode(of: a, using: &generator) : partner(of: a, using: &generator))
+        }
+    }
+
+    func testTheLongestGeodesicIsHalfAMeridianAsGeographicLibMeasuresIt() {
+        let pole = WireLocation(latitude: 90, longitude: 0), otherPole = WireLocation(latitude: -90, longitude: 0)
+        XCTAssertEqual(EarthDistance.geodesic(pole, otherPole), EarthDistance.longestGeodesic)
+        XCTAssertEqual(EarthDistance.longestGeodesic, 20_003_931.458_625, accuracy: 1e-6, "GeographicLib's WGS-84 half meridian")
+    }
+
+    /// Reference values: GeographicLib 2.1's `Geodesic.WGS84.Inverse`, exact to nanometres.
+    /// Vincenty's iteration does not converge for any of these pairs; the sphere the
+    /// geodesic used to fall back to measured them up to 34 km long, past the longest geodesic.
+    func testNearlyAntipodalGeodesicsAreKarneysAndNeverLongerThanHalfAMeridian() {
+        let cases: [(WireLocation, WireLocation, Double)] = [
+            (WireLocation(latitude: 0, longitude: 0), WireLocation(latitude: 0.5, longitude: 179.7), 19_944_127.420_750),
+            (WireLocation(latitude: 10, longitude: 20), WireLocation(latitude: -10, longitude: -160), 20_003_931.458_625),
+            (WireLocation(latitude: -45, longitude: 0), WireLocation(latitude: 44.99, longitude: 179.99), 20_002_811.206_220),
+            (WireLocation(latitude: 0, longitude: 0), WireLocation(latitude: 0, longitude: 179.9), 20_003_008.421_509),
+            (WireLocation(latitude: 30, longitude: 0), WireLocation(latitude: -30, longitude: 179.99), 20_003_922.228_149),
+            (WireLocation(latitude: 1, longitude: 0), WireLocation(latitude: -1, longitude: 179.5), 19_980_861.908_891),
+            (WireLocation(latitude: 0, longitude: 0), WireLocation(latitude: 0.2, longitude: 179.6), 19_970_890.876_540),
+            (WireLocation(latitude: -20, longitude: 40), WireLocation(latitude: 20.05, longitude: -140.1), 19_997_552.465_387),
+            (WireLocation(latitude: 0, longitude: 0), WireLocation(latitude: -0.01, longitude: 179.99), 20_002_816.634_988),
+            (WireLocation(latitude: 0, longitude: 0), WireLocation(latitude: 0, longitude: 180), 20_003_931.458_625),
+        ]
+        for (a, b, geographicLib) in cases {
+            for distance in [EarthDistance.geodesic(a, b), EarthDistance.geodesic(b, a)] {
+                XCTAssertEqual(distance, geographicLib, accuracy: 0.001, "\(a) to \(b)")
+                XCTAssertLessThanOrEqual(distance, EarthDistance.longestGeodesic, "\(a) to \(b)")
+            }
+        }
+    }
+
+    /// Karney's algorithm converges for every pair: over random and nearly antipodal pairs
+    /// every distance is finite, symmetric to the bit, and no longer than half a meridian
+    /// (give or take a micrometre of rounding).
+    func testEveryGeodesicConvergesToAFiniteSymmetricDistanceNoLongerThanHalfAMeridian() {
+        for (a, b) in pairsWithNearAntipodes(count: 20_000, seed: 0x5EED_0006) {
+            let there = EarthDistance.geodesic(a, b), back = EarthDistance.geodesic(b, a)
+            if !(there.isFinite && there >= 0 && there <= EarthDistance.longestGeodesic + 1e-6 && there == back) {
+                return XCTFail("\(a) to \(b) is \(there) m, back \(back) m")
+            }
+        }
+    }
+
+    /// CoreLocation's own algorithm where Vincenty's iteration converges, Karney's where it does
+    /// not: no distance is longer than half a meridian, except along the equator, which
+    /// CoreLocation follows at any separation (up to half the equator, 20,037.5 km).
+    func testCoreLocationDistancesAreNeverLongerThanHalfAMeridianOffTheEquator() {
+        for (a, b) in pairsWithNearAntipodes(count: 20_000, seed: 0x5EED_0007) where !(a.latitude == 0 && b.latitude == 0) {
+            let distance = EarthDistance.coreLocation(a, b)
+            if !(distance.isFinite && distance >= 0 && distance <= EarthDistance.longestGeodesic + 1e-6) {
+                return XCTFail("\(a) to \(b): \(distance) m")
+            }
+        }
+    }
+
+    /// The geodesic distance is a metric: going through a third point is never shorter, in
+    /// particular not around nearly antipodal points (a micrometre allowed for rounding).
+    func testGoingThroughAThirdPointIsNeverShorterThanTheGeodesic() {
+        var generator = SeededGenerator(seed: 0x5EED_0008)
+        for (a, c) in pairsWithNearAntipodes(count: 10_000, seed: 0x5EED_0009) {
+            let b = Bool.random(using: &generator) ? randomLocation(using: &generator) : partner(of: a, using: &generator)
+            let direct = EarthDistance.geodesic(a, c)
+            let through = EarthDistance.geodesic(a, b) + EarthDistance.geodesic(b, c)
+            if !(direct <= through + 1e-6) {
+                return XCTFail("\(a) to \(c) is \(direct) m, through \(b) only \(through) m")
+            }
+        }
+    }
 
     func testTheGeodesicGrowsSteadilyWhereCoreLocationSwitchesFormulas() {
         let origin = WireLocation(latitude: 60, longitude: 0)

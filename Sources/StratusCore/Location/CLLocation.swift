@@ -96,7 +96,12 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     }
 
     /// The distance to `location` in metres along the Earth's surface, ignoring the difference
-    /// in altitude, computed as CoreLocation computes it (``EarthDistance``).
+    /// in altitude, computed as CoreLocation computes it (``EarthDistance``): on the plane
+    /// tangent to WGS-84 under 2° apart, by Vincenty's formula beyond. Where Vincenty's
+    /// iteration does not converge (nearly antipodal points) CoreLocation falls back to a sphere
+    /// that can measure more than the longest geodesic; Stratus measures those pairs along the
+    /// geodesic (Karney's algorithm), so no distance between points off the equator exceeds half
+    /// a meridian (20,003,931.46 m).
     public func distance(from location: CLLocation) -> CLLocationDistance {
         EarthDistance.coreLocation(wireValue, location.wireValue)
     }

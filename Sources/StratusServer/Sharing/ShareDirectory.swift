@@ -69,7 +69,10 @@ final class ShareDirectory: Sendable {
         guard !store.isDeleted else { return nil }
         let candidates = shareName.map { [$0] } ?? store.shareNames.sorted()
         for name in candidates {
-            guard let stored = store.records[name], stored.isShare, stored.record.shareInfo?.url == url else { continue }
+            // A share's URL ends in a truncated HMAC and works as a password: compared in
+            // constant time, so that timing does not reveal how much of a guessed one was right.
+            guard let stored = store.records[name], stored.isShare, let storedURL = stored.record.shareInfo?.url,
+                  ConstantTime.equal(storedURL.utf8, url.utf8) else { continue }
             let entry = Entry(ownerAccount: zone.ownerAccount, ownerUserRecordName: zone.ownerUserRecordName, zoneID: zone.ownerZoneID, shareName: name)
             entries.withLock { entries in
                 if entries.count >= Self.maximumEntries { entries = [:] }

@@ -1,5 +1,6 @@
 /// HMAC-SHA-256 (RFC 2104), which seals the cursors and tokens a server hands out so that a
-/// forged, altered or foreign one is refused.
+/// forged, altered or foreign one is refused. Pinned by RFC 4231's test cases
+/// (`HMACKnownAnswerTests`); compare a MAC with ``ConstantTime/equal(_:_:)``, never `==`.
 package enum HMAC {
     private static let blockSize = 64
 

@@ -1,5 +1,7 @@
-/// SHA-256 (FIPS 180-4), for deterministic user record names and content-addressed asset files
-/// without a dependency. Not used for anything secret.
+/// SHA-256 (FIPS 180-4), written here because the root package takes no dependencies: for
+/// deterministic user record names, content-addressed asset files, the server's sealing key, and
+/// under ``HMAC``, which seals cursors and tokens. Pinned by FIPS 180-4's examples and by digests
+/// around the padding boundaries (`SHA256KnownAnswerTests`).
 package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

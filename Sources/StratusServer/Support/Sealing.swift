@@ -7,11 +7,13 @@ enum Sealing {
         body + HMAC.sha256(key: key, message: body)
     }
 
-    /// The body of bytes sealed with `key`, or nil for bytes this server did not seal.
+    /// The body of bytes sealed with `key`, or nil for bytes this server did not seal. The MAC
+    /// is compared in constant time (``ConstantTime/equal(_:_:)``), so how long a refusal takes
+    /// does not tell how much of a forged MAC was right.
     static func open(_ bytes: [UInt8], key: [UInt8]) -> [UInt8]? {
         guard bytes.count > 32 else { return nil }
         let body = Array(bytes.dropLast(32))
-        guard Array(bytes.suffix(32)) == HMAC.sha256(key: key, message: body) else { return nil }
+        guard ConstantTime.equal(bytes.suffix(32), HMAC.sha256(key: key, message: body)) else { return nil }
         return body
     }
 }

@@ -4,13 +4,16 @@ import Foundation
 /// (``geodesic(_:_:)``), and as CoreLocation's `distance(from:)` computes them
 /// (``coreLocation(_:_:)``).
 ///
-/// The two differ by millimetres to metres, and only between points less than 2° apart:
-/// CoreLocation measures those in the plane tangent to the ellipsoid at their mean latitude,
-/// raised by their mean valid altitude (an altitude counts when its vertical accuracy is
-/// positive), so its distances jump by a few metres where it switches to Vincenty's formula,
-/// give a pole an east–west extent, and move with altitude. A query's order and circles must
-/// follow distance without such jumps, and CloudKit's documentation says its distances do not
-/// account for altitude, so queries measure the geodesic itself.
+/// The two differ by metres only between points less than 2° apart: CoreLocation measures
+/// those in the plane tangent to the ellipsoid at their mean latitude, raised by their mean
+/// valid altitude (an altitude counts when its vertical accuracy is positive), so its distances
+/// jump by a few metres where it switches to Vincenty's formula, give a pole an east–west
+/// extent, and move with altitude. A query's order and circles must follow distance without
+/// such jumps, and CloudKit's documentation says its distances do not account for altitude, so
+/// queries measure the geodesic itself. Farther apart, Vincenty's formula agrees with the
+/// geodesic to under a millimetre (a few millimetres within a degree or so of the antipode);
+/// CoreLocation's one other departure is the equator, which it follows between any two points
+/// on it, up to 33.6 km longer than the geodesic over the poles between nearly antipodal ones.
 public enum EarthDistance {
     /// WGS-84's equatorial radius, in metres.
     static let equatorialRadius = 6_378_137.0
@@ -32,22 +35,35 @@ public enum EarthDistance {
         a.latitude == b.latitude && (a.longitude == b.longitude || abs(a.latitude) == 90)
     }
 
-    /// The distance between `a` and `b` in metres as queries measure it: along the WGS-84
-    /// ellipsoid by Vincenty's inverse formula, ignoring altitude; growing steadily with
-    /// separation, the same for a pole under any longitude, and the same to the last bit
-    /// between `b` and `a`. Used by `distanceToLocation:fromLocation:`, location sorts and the
-    /// server's spatial index.
+    /// The length of the longest geodesic on WGS-84, in metres: half a meridian, from pole to
+    /// pole (half the equator is longer, but between two antipodes on the equator the
+    /// shortest path runs over the poles). No distance ``geodesic(_:_:)`` measures exceeds it.
+    public static let longestGeodesic = 20_003_931.458_625_447
+
+    /// The distance between `a` and `b` in metres as queries measure it: the length of the
+    /// geodesic on the WGS-84 ellipsoid by Karney's algorithm (as GeographicLib computes it, to
+    /// within nanometres), ignoring altitude; it converges for every pair, nearly antipodal
+    /// ones included, and never exceeds ``longestGeodesic``. It grows steadily with separation,
+    /// is the same for a pole under any longitude, and the same to the last bit between `b` and
+    /// `a`. Used by `distanceToLocation:fromLocation:`, location sorts and the server's spatial
+    /// index.
     public static func geodesic(_ a: WireLocation, _ b: WireLocation) -> Double {
         var (a, b) = inOrder(a, b)
         // A pole's longitude names no direction: measure it along the other point's meridian.
         if abs(a.latitude) == 90 { a.longitude = b.longitude }
         if abs(b.latitude) == 90 { b.longitude = a.longitude }
         guard abs(a.latitude) <= 90, abs(b.latitude) <= 90 else { return 0 }
-        return vincenty(a, b, equatorLimit: (1 - flattening) * .pi) ?? sphere(a, b)
+        return karney(a, b)
     }
 
     /// The distance between `a` and `b` in metres as CoreLocation's `distance(from:)`
     /// computes it (see the type's discussion); the same to the last bit between `b` and `a`.
+    ///
+    /// Where Vincenty's iteration does not converge (nearly antipodal points), CoreLocation
+    /// falls back to a sphere that measures up to 34 km more than the longest geodesic; this
+    /// function measures those pairs by Karney's algorithm instead, as ``geodesic(_:_:)`` does,
+    /// so that no distance between points off the equator exceeds ``longestGeodesic``. (Two
+    /// points on the equator keep CoreLocation's rule: measured along it at any separation.)
     public static func coreLocation(_ a: WireLocation, _ b: WireLocation) -> Double {
         let (a, b) = inOrder(a, b)
         let Δφ = b.latitude - a.latitude
@@ -56,11 +72,16 @@ public enum EarthDistance {
             return tangentPlane(a, b, Δφ: Δφ, Δλ: Δλ)
         }
         guard abs(a.latitude) <= 90, abs(b.latitude) <= 90 else { return 0 }
-        return vincenty(a, b, equatorLimit: .infinity) ?? sphere(a, b)
+        return vincenty(a, b) ?? karney(a, b)
     }
 
-    /// The two points, the one that sorts first first: Vincenty's iteration and the fallback
-    /// sphere's radius depend on which point comes first, and a distance must not.
+    /// The geodesic between two points of valid latitude, by ``InverseGeodesic``.
+    private static func karney(_ a: WireLocation, _ b: WireLocation) -> Double {
+        InverseGeodesic.distance(latitude: a.latitude, longitude: a.longitude, latitude: b.latitude, longitude: b.longitude)
+    }
+
+    /// The two points, the one that sorts first first: Vincenty's iteration and the last bits
+    /// of Karney's depend on which point comes first, and a distance must not.
     private static func inOrder(_ a: WireLocation, _ b: WireLocation) -> (WireLocation, WireLocation) {
         (b.latitude, b.longitude) < (a.latitude, a.longitude) ? (b, a) : (a, b)
     }
@@ -82,14 +103,13 @@ public enum EarthDistance {
         return (north * north + east * east).squareRoot()
     }
 
-    /// Vincenty's inverse formula on WGS-84; nil when it does not converge in 50 steps.
-    /// Two points on the equator no more than `equatorLimit` radians of longitude apart are
-    /// measured along it (CoreLocation does so at any separation; the geodesic leaves the
-    /// equator beyond (1 - f)π).
-    private static func vincenty(_ a: WireLocation, _ b: WireLocation, equatorLimit: Double) -> Double? {
+    /// Vincenty's inverse formula on WGS-84, as CoreLocation uses it; nil when it does not
+    /// converge in 50 steps. Two points on the equator are measured along it at any separation,
+    /// as CoreLocation does (the geodesic leaves the equator beyond (1 - f)π).
+    private static func vincenty(_ a: WireLocation, _ b: WireLocation) -> Double? {
         let f = flattening
         let L = remainder(b.longitude - a.longitude, 360) * radiansPerDegree
-        if a.latitude == 0, b.latitude == 0, abs(L) <= equatorLimit { return equatorialRadius * abs(L) }
+        if a.latitude == 0, b.latitude == 0 { return equatorialRadius * abs(L) }
         let U1 = atan((1 - f) * tan(a.latitude * radiansPerDegree))
         let U2 = atan((1 - f) * tan(b.latitude * radiansPerDegree))
         let (sinU1, cosU1, sinU2, cosU2) = (sin(U1), cos(U1), sin(U2), cos(U2))
@@ -117,13 +137,6 @@ public enum EarthDistance {
             }
         }
         return nil
-    }
-
-    /// The fallback for points Vincenty's formula cannot measure: the haversine distance on a
-    /// sphere whose radius follows the first point's latitude (the point that sorts first).
-    private static func sphere(_ a: WireLocation, _ b: WireLocation) -> Double {
-        let radius = 6_378_160 - 21_000 * abs(sin(a.latitude * radiansPerDegree))
-        return radius * centralAngle(latitude: a.latitude, longitude: a.longitude, latitude: b.latitude, longitude: b.longitude)
     }
 
     /// The angle at the centre of a sphere between two coordinates given in degrees, in

@@ -274,19 +274,22 @@ final class CLLocationTests: XCTestCase {
         XCTAssertEqual(location(0, 180).distance(from: location(0, -180)), 0, accuracy: 1e-6, "180° and -180° are one meridian")
     }
 
-    func testNearlyAntipodalPointsStillGetAFiniteDistanceAboveTheLowerBound() {
-        // Vincenty's formula does not converge here; the sphere stands in.
-        let pairs: [(CLLocation, CLLocation)] = [
-            (location(0, 0), location(0.5, 179.7)),
-            (location(0, 0), location(0, 180)),
-            (location(10, 20), location(-10, -160)),
-            (location(-45, 0), location(44.99, 179.99)),
+    /// Where Vincenty's iteration does not converge, CoreLocation falls back to a sphere that
+    /// measures up to 34 km past the longest geodesic; `distance(from:)` measures those pairs
+    /// along the geodesic instead, by Karney's algorithm (GeographicLib's values, to 1 mm).
+    func testNearlyAntipodalPointsAreMeasuredAlongTheGeodesicWhereVincentyFails() {
+        let pairs: [(CLLocation, CLLocation, Double)] = [
+            (location(0, 0), location(0.5, 179.7), 19_944_127.420_750),
+            (location(10, 20), location(-10, -160), 20_003_931.458_625),
+            (location(-45, 0), location(44.99, 179.99), 20_002_811.206_220),
+            (location(0, 0), location(-0.01, 179.99), 20_002_816.634_988),
         ]
-        for (a, b) in pairs {
-            let distance = a.distance(from: b)
-            XCTAssertTrue(distance.isFinite && distance > 19_900_000 && distance < 20_050_000, "\(a) to \(b): \(distance)")
-            let angle = EarthDistance.centralAngle(latitude: a.coordinate.latitude, longitude: a.coordinate.longitude, latitude: b.coordinate.latitude, longitude: b.coordinate.longitude)
-            XCTAssertGreaterThanOrEqual(distance, EarthDistance.lowerBoundRadius * angle)
+        for (a, b, geographicLib) in pairs {
+            XCTAssertEqual(a.distance(from: b), geographicLib, accuracy: 0.001, "\(a) to \(b)")
+            XCTAssertEqual(b.distance(from: a), a.distance(from: b), "\(b) to \(a)")
+            XCTAssertLessThanOrEqual(a.distance(from: b), EarthDistance.longestGeodesic, "\(a) to \(b)")
         }
+        // CoreLocation's own rule for two points on the equator: along it, at any separation.
+        XCTAssertEqual(location(0, 0).distance(from: location(0, 180)), 6_378_137 * .pi, accuracy: 1e-6)
     }
 }

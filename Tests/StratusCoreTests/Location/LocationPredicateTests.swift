@@ -215,7 +215,7 @@ final class LocationPredicateTests: XCTestCase {
             let record = sighting(at: place(89, longitude))
             XCTAssertTrue(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < 112", northPole).evaluate(with: record), "\(longitude)")
             XCTAssertFalse(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < 111", northPole).evaluate(with: record), "\(longitude)")
-            // Every longitude at a pole names one point (Vincenty's formula leaves under a nanometre).
+            // Every longitude at a pole names one point (the geodesic leaves under a nanometre).
             XCTAssertTrue(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < 0.000001", place(-90, longitude)).evaluate(with: sighting(at: place(-90, 0))), "\(longitude)")
         }
         // Across the pole: 89° N on opposite meridians is 223 km apart, not 40,000 km.
