@@ -12,22 +12,29 @@ final class RecipeToolkitTests: OperationTestCase {
         }
     }
 
-    func testAFailingConditionReachesARecipesBlocksAndNothingIsSent() async throws {
-        let save = RetryModifyRecordsOperation(database: database, recordsToSave: [note("a"), note("b")])
-        let items = EventLog()
-        save.perRecordSaveBlock = { recordID, result in
-            if case .failure(let error as CKError) = result { items.append("\(recordID.recordName) \(error.code.rawValue)") }
-        }
+    /// Runs `save` on a queue of its own under `conditions` and returns the error its final
+    /// block reported.
+    private func finalError(of save: RetryModifyRecordsOperation, conditions: [any OperationCondition]) async -> CKError? {
         let finished = expectation(description: "final block")
         let reported = Captured<CKError?>(nil)
         save.modifyRecordsResultBlock = { result in
             if case .failure(let error as CKError) = result { reported.value = error }
             finished.fulfill()
         }
-        let before = server.requestCount
-        OperationQueue().addOperation(save, conditions: [Refused()])
+        OperationQueue().addOperation(save, conditions: conditions)
         await fulfillment(of: [finished], timeout: 10)
-        XCTAssertEqual(reported.value?.code, .notAuthenticated)
+        return reported.value
+    }
+
+    func testAFailingConditionReachesARecipesBlocksAndNothingIsSent() async throws {
+        let save = RetryModifyRecordsOperation(database: database, recordsToSave: [note("a"), note("b")])
+        let items = EventLog()
+        save.perRecordSaveBlock = { recordID, result in
+            if case .failure(let error as CKError) = result { items.append("\(recordID.recordName) \(error.code.rawValue)") }
+        }
+        let before = server.requestCount
+        let reported = await finalError(of: save, conditions: [Refused()])
+        XCTAssertEqual(reported?.code, .notAuthenticated)
         XCTAssertEqual(Set(items.all), ["a \(CKError.Code.notAuthenticated.rawValue)", "b \(CKError.Code.notAuthenticated.rawValue)"])
         XCTAssertEqual(server.requestCount, before, "a recipe stopped by its condition sends nothing")
     }
@@ -38,17 +45,10 @@ final class RecipeToolkitTests: OperationTestCase {
         let defaultStatus = try await CKContainer.default().accountStatus()
         XCTAssertEqual(defaultStatus, .available)
         let save = RetryModifyRecordsOperation(database: own.privateCloudDatabase, recordsToSave: [note("a")])
-        let finished = expectation(description: "final block")
-        let reported = Captured<CKError?>(nil)
-        save.modifyRecordsResultBlock = { result in
-            if case .failure(let error as CKError) = result { reported.value = error }
-            finished.fulfill()
-        }
         let before = server.requestCount
-        OperationQueue().addOperation(save, conditions: [AccountAvailable()])
-        await fulfillment(of: [finished], timeout: 10)
-        XCTAssertEqual(reported.value?.code, .notAuthenticated)
-        let message = reported.value?.localizedDescription ?? ""
+        let reported = await finalError(of: save, conditions: [AccountAvailable()])
+        XCTAssertEqual(reported?.code, .notAuthenticated)
+        let message = reported?.localizedDescription ?? ""
         XCTAssertTrue(message.contains("AccountAvailable stopped"), "the condition, not the server, stopped it: \(message)")
         XCTAssertTrue(message.contains("iCloud.com.example.own"), message)
         XCTAssertEqual(server.requestCount, before)

@@ -17,6 +17,7 @@ final class AntipodalDistanceTests: ServerTestCase {
         database = nil
         super.tearDown()
     }
+
     private let origin = CLLocation(latitude: 0, longitude: 0)
 
     /// (0.5°, 179.7°): 19,944.127 km from the origin along the geodesic (the sphere: 19,972.7 km).
