@@ -190,11 +190,14 @@ extension CloudServer {
         for zoneID in zoneOrder {
             guard var zoneBatch = batches[zoneID] else { continue }
             if let data = request.clientChangeTokenData, zoneBatch.store.changeLog.isRepeat(of: data, from: scope.deviceID) {
-                guard database.scope == .public else {
+                if database.scope == .public {
+                    answerPublicRepeat(of: &zoneBatch, request, prepared: prepared, scope: scope, saveResults: &saveResults)
+                } else if sharing != nil {
+                    answerSharedRepeat(of: &zoneBatch, request, user: user, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
+                } else {
                     answerRepeat(of: zoneBatch, request, scope: scope, saveResults: &saveResults, deleteResults: &deleteResults)
                     continue
                 }
-                answerPublicRepeat(of: &zoneBatch, request, prepared: prepared, scope: scope, saveResults: &saveResults)
             }
             var context = SaveContext(
                 scope: scope, database: database, user: user, policy: request.savePolicy,
@@ -311,9 +314,10 @@ extension CloudServer {
     /// Answers the items of a zone whose modify repeats the device's last applied one there
     /// (the same `clientChangeTokenData`): nothing is applied again; a save gets the record as
     /// the server has it (`unknownItem` when it is gone since), a delete succeeds. Only in the
-    /// private and shared databases, where every record of the zone is the caller's (or shared
-    /// with them); the public database answers a repeat item by item
-    /// (``answerPublicRepeat(of:_:prepared:scope:saveResults:)``).
+    /// owner's private database, where every record of the zone is the caller's; the shared and
+    /// public databases answer a repeat item by item
+    /// (``answerSharedRepeat(of:_:user:scope:saveResults:deleteResults:)``,
+    /// ``answerPublicRepeat(of:_:prepared:scope:saveResults:)``).
     fileprivate func answerRepeat(
         of batch: ZoneBatch,
         _ request: WireRecordsModifyRequest,
@@ -327,6 +331,42 @@ extension CloudServer {
                 ?? .failure(WireError(.unknownItem, "record '\(name)' is gone since the request this one repeats"))
         }
         for index in batch.deleteIndices { deleteResults[index] = .success(()) }
+    }
+
+    /// Answers the items of a shared-database modify that repeats the device's last applied one
+    /// in the owner's zone, for the records the caller's shares cover now: a save gets the
+    /// record as the server has it, a delete succeeds without deleting again (the record seen
+    /// is one created since). Each is taken out of `batch`.
+    ///
+    /// Every other item (a record outside the caller's shares, one gone since, any item of a
+    /// caller who is no longer a participant) is applied as a new request, under the sharing
+    /// rules (``checkSharedWrite(of:_:user:sharing:)``): the zone holds records of the owner's
+    /// the caller may not see, so a resend answers nothing a first send would not.
+    fileprivate func answerSharedRepeat(
+        of batch: inout ZoneBatch,
+        _ request: WireRecordsModifyRequest,
+        user: String,
+        scope: RequestScope,
+        saveResults: inout [Result<WireRecord, WireError>?],
+        deleteResults: inout [Result<Void, WireError>?]
+    ) {
+        let store = batch.store
+        let grants = store.isDeleted ? [] : store.grants(for: user)
+        guard !grants.isEmpty else { return }
+        func covered(_ name: String) -> StoredRecord? {
+            guard let stored = store.record(named: name), store.permission(on: WireName(name), grants: grants) != nil else { return nil }
+            return stored
+        }
+        batch.saveIndices.removeAll { index in
+            guard let stored = covered(request.saves[index].record.recordID.recordName) else { return false }
+            saveResults[index] = .success(present(stored.record, to: scope, in: store))
+            return true
+        }
+        batch.deleteIndices.removeAll { index in
+            guard covered(request.deletes[index].recordName) != nil else { return false }
+            deleteResults[index] = .success(())
+            return true
+        }
     }
 
     /// Answers the saves of a public-database modify that repeats the device's last applied
