@@ -145,4 +145,25 @@ final class SharedCoverageChangeTests: ShareTestCase {
         let later = try await changes(for: mary, since: token)
         XCTAssertEqual(deletedNames(later), ["plus-one"])
     }
+
+    func testARecordThatLeftIsReportedGoneOnceNotAgainAtEachLaterEdit() async throws {
+        let (token, _) = try await twoShares()
+        let ann = try await stored("ann")
+        try await modify([item("ann", parent: "picnic", tag: ann.changeTag)])
+        let out = try await changes(for: mary, since: token)
+        XCTAssertEqual(deletedNames(out), ["ann", "plus-one"])
+        let databaseToken = try await server.databaseChanges(WireDatabaseChangesRequest(context: rawContext(mary))).token
+
+        let moved = try await stored("ann")
+        try await modify([item("ann", tag: moved.changeTag, fields: ["note": .string("edited")])])
+        try await modify(deleting: ["plus-one"])
+
+        let later = try await changes(for: mary, since: out.token)
+        XCTAssertEqual(deletedNames(later), [], "mary was told they left; their later changes are not hers to see")
+        XCTAssertEqual(changedNames(later), [])
+        let zones = try await server.databaseChanges(WireDatabaseChangesRequest(context: rawContext(mary), sinceToken: databaseToken))
+        XCTAssertEqual(zones.changedZoneIDs, [], "nothing in mary's shared database changed")
+        let fromBefore = try await changes(for: mary, since: token)
+        XCTAssertEqual(deletedNames(fromBefore), ["ann", "plus-one"], "a token from before the move still learns they are gone")
+    }
 }

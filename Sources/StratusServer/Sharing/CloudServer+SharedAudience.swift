@@ -79,13 +79,15 @@ extension CloudServer {
                 let name = WireName(new.recordID.recordName)
                 guard store.permission(on: name, grants: grants) != nil else {
                     // A record moved out of the user's share is a deletion for them.
-                    guard let old = change.old, store.leftShare(name, grants: grants) else { return nil }
+                    guard let old = change.old, store.leftShareInLatestChange(name, grants: grants) else { return nil }
                     return RecordChange(old: relabel(old), new: nil)
                 }
             } else if let old = change.old {
                 let parentName = old.parent.map { WireName($0.recordID.recordName) }
                 let tombstone = ZoneChangeLog.Change(sequence: 0, recordName: WireName(old.recordID.recordName), recordType: old.recordType, isDeletion: true, parentName: parentName)
-                guard store.coveredDeletion(tombstone, grants: grants) else { return nil }
+                // A record cannot leave a share and be deleted in one change: one that left before
+                // was pushed as deleted then, so only the parent chain counts here.
+                guard store.coveredDeletion(tombstone, grants: grants, after: .max) else { return nil }
             }
             return RecordChange(old: relabel(change.old), new: relabel(change.new))
         }

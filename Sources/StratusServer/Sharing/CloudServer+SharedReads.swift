@@ -88,11 +88,11 @@ extension CloudServer {
             if !change.isDeletion, let stored = store.records[change.recordName] {
                 if store.permission(on: change.recordName, grants: grants) != nil {
                     changed.append(presentShared(stored.record, of: zone, to: scope, desiredKeys: request.desiredKeys))
-                } else if since != nil, store.leftShare(change.recordName, grants: grants) {
+                } else if since != nil, store.leftShare(change.recordName, grants: grants, after: position) {
                     // Moved out of the caller's share (or under a record that was): gone for them.
                     deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.sharedZoneID), recordType: change.recordType))
                 }
-            } else if store.coveredDeletion(change, grants: grants) {
+            } else if store.coveredDeletion(change, grants: grants, after: position) {
                 deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.sharedZoneID), recordType: change.recordType))
             }
         }
@@ -126,11 +126,12 @@ extension ZoneStore {
     /// chain, followed through the records there are and the tombstones of those deleted,
     /// reaches the root of one of the shares, or any record under a zone-wide share. A record
     /// whose parent was deleted with it, or later, is reported too: its chain runs on through
-    /// the parent's tombstone. So is a record that left one of the shares before it was
-    /// deleted (``leftShare(_:grants:)``). Call only with the lock held.
-    func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant]) -> Bool {
+    /// the parent's tombstone. So is a record that left one of the shares after `position`
+    /// (the caller's token) and before it was deleted (``leftShare(_:grants:after:)``).
+    /// Call only with the lock held.
+    func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant], after position: UInt64) -> Bool {
         if grants.contains(where: { $0.rootName == nil }) { return true }
-        if leftShare(change.recordName, grants: grants) { return true }
+        if leftShare(change.recordName, grants: grants, after: position) { return true }
         let zoneName = zone.zoneID.zoneName
         var parent = change.parentName
         var visited: Set<WireName> = []

@@ -9,8 +9,9 @@ import StratusWire
 /// participant's next change fetch, from the token they kept, tells them (CloudKit's
 /// documentation says nothing of it; a participant's copy should hold what they may see):
 /// - each record that left a share remembers that share's root (``ZoneStore/formerRoots``),
-///   and is reported to the share's participants as deleted when it next appears in the
-///   zone's history without being covered (``ZoneStore/leftShare(_:grants:)``);
+///   with the change that took it out, and is reported as deleted to the share's
+///   participants whose token is older than that change
+///   (``ZoneStore/leftShare(_:grants:after:)``), once;
 /// - the records below a moved record are logged again (``relogged``), with no change to the
 ///   records themselves: they appear in the zone's history, as changed for those who see them
 ///   now, as deleted for those who saw them before. The owner's change fetches report them
@@ -82,12 +83,21 @@ extension ZoneStore {
         return shift
     }
 
-    /// Whether the record `name`, not covered by `grants` now, was covered by one of their
-    /// record shares before it left it (moved out, or under a record that moved): what makes
-    /// its next change in the zone's history a deletion for the grants' holder. Call only with
-    /// the lock held.
-    func leftShare(_ name: WireName, grants: [ShareGrant]) -> Bool {
+    /// Whether the record `name`, not covered by `grants` now, left one of their record shares
+    /// (moved out, or under a record that moved) in a change after `position`: what makes its
+    /// latest change in the zone's history a deletion for the grants' holder, told once. A
+    /// holder whose token is past the move was told then; a later edit of the record is not
+    /// theirs to see. Call only with the lock held.
+    func leftShare(_ name: WireName, grants: [ShareGrant], after position: UInt64) -> Bool {
         guard let roots = formerRoots[name] else { return false }
-        return grants.contains { $0.rootName.map(roots.contains) ?? false }
+        return grants.contains { grant in grant.rootName.flatMap { roots[$0] }.map { $0 > position } ?? false }
+    }
+
+    /// Whether the latest change of the record `name` is the one that took it out of a record
+    /// share of `grants`: a deletion to push to the grants' holder now. Call only with the
+    /// lock held, the change committed.
+    func leftShareInLatestChange(_ name: WireName, grants: [ShareGrant]) -> Bool {
+        guard let latest = changeLog.latestChange(of: name), latest > 0 else { return false }
+        return leftShare(name, grants: grants, after: latest - 1)
     }
 }

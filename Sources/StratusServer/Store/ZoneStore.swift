@@ -43,8 +43,10 @@ final class ZoneStore: @unchecked Sendable {
     /// Every change committed to the zone's records.
     private(set) var changeLog = ZoneChangeLog()
     /// For each record that left a record share (``CoverageShift``), the roots of the shares it
-    /// left and is not back in: its next change is a deletion for their participants.
-    private(set) var formerRoots: [WireName: Set<WireName>] = [:]
+    /// left and is not back in, each with the sequence of the change that took it out: for a
+    /// participant of one whose token is older than that change, the record's latest change is
+    /// a deletion. Dropped once every token that old has expired (below the history floor).
+    private(set) var formerRoots: [WireName: [WireName: UInt64]] = [:]
     /// Set once the zone is deleted; requests that raced the deletion then see `zoneNotFound`.
     private(set) var isDeleted = false
     /// Whether a transaction changed records and has not yet committed or rolled back; false
@@ -167,14 +169,29 @@ final class ZoneStore: @unchecked Sendable {
     /// Ends a transaction: logs its changes, publishes the zone-wide share, and gives back
     /// memory deletes freed.
     fileprivate func commit(_ changes: [ZoneChangeLog.Change], clientChangeToken: ClientChangeToken?, tombstoneLimit: Int, shift: CoverageShift = CoverageShift()) {
-        for (name, root) in shift.left { formerRoots[name, default: []].insert(root) }
-        for (name, root) in shift.entered {
-            formerRoots[name]?.remove(root)
-            if formerRoots[name]?.isEmpty == true { formerRoots[name] = nil }
+        if !shift.left.isEmpty || !shift.entered.isEmpty {
+            var sequences: [WireName: UInt64] = [:]
+            for change in changes { sequences[change.recordName] = max(sequences[change.recordName] ?? 0, change.sequence) }
+            for (name, root) in shift.left {
+                if let sequence = sequences[name] { formerRoots[name, default: [:]][root] = sequence }
+            }
+            for (name, root) in shift.entered {
+                formerRoots[name]?[root] = nil
+                if formerRoots[name]?.isEmpty == true { formerRoots[name] = nil }
+            }
         }
         let share = zoneWideShare
         committedShare.withLock { $0 = share }
+        let floor = changeLog.historyFloor
         for change in changes { changeLog.append(change, tombstoneLimit: tombstoneLimit) }
+        if changeLog.historyFloor != floor, !formerRoots.isEmpty {
+            // No token at or below the floor is accepted any more: those moves are told.
+            let floor = changeLog.historyFloor
+            formerRoots = formerRoots.compactMapValues { roots in
+                let kept = roots.filter { $0.value > floor }
+                return kept.isEmpty ? nil : kept
+            }
+        }
         if let clientChangeToken { changeLog.keepClientChangeTokenData(clientChangeToken.data, from: clientChangeToken.deviceID) }
         hasUncommittedChanges = false
         if records.capacity > 4 * max(records.count, 64) {
