@@ -143,4 +143,46 @@ final class ParentDeletionTests: ShareTestCase {
         let left = try await remaining(["party", "ann", "share"])
         XCTAssertEqual(left, [])
     }
+
+    func testARefusalNamesNoRecordOutsideTheParticipantsShare() async throws {
+        try await makeZone()
+        server.setEmailAddress("bob@example.com", forAccount: "bob")
+        let bob = device("bob").sharedCloudDatabase
+        try await modify([item("party"), item("note", parent: "party")])
+        let (_, share) = try await shareRoot("party", participants: [invitee("bob@example.com", permission: .readWrite)])
+        let accepted = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(bob), shareURLs: [try XCTUnwrap(share.shareInfo?.url)]))
+        _ = try XCTUnwrap(accepted.results.first).result.get()
+        // Outside the share: "secret" goes with "note" (deleteSelf), and "hidden-child" stays.
+        try await modify([owned("secret", by: "note"), item("hidden-child", parent: "secret")])
+        let sharedParty = WireZoneID(zoneName: party.zoneName, ownerName: server.userRecordName(account: "john", containerIdentifier: identifier))
+
+        let response = try await modify(deleting: ["note"], zone: sharedParty, in: bob)
+
+        XCTAssertEqual(deleteCodes(response), [.referenceViolation])
+        if case .failure(let error) = response.deleteResults[0].result {
+            XCTAssertFalse(error.message.contains("secret"), error.message)
+            XCTAssertFalse(error.message.contains("hidden-child"), error.message)
+            XCTAssertTrue(error.message.contains("'note'"), error.message)
+        }
+        let left = try await remaining(["note", "secret", "hidden-child"])
+        XCTAssertEqual(left, ["note", "secret", "hidden-child"])
+    }
+
+    func testAPublicRefusalNamesNoChildTheCallerCannotRead() async throws {
+        server.setPermissions(RecordPermissions(world: [], authenticated: [.create], creator: [.read, .write]), forRecordType: "Secret", containerIdentifier: identifier)
+        let alice = device("alice").publicCloudDatabase
+        let mallory = device("mallory").publicCloudDatabase
+        try await modify([item("folder", zone: .defaultZone)], zone: .defaultZone, in: alice)
+        var diary = item("diary", zone: .defaultZone, parent: "folder")
+        diary.record.recordType = "Secret"
+        let saved = try await modify([diary], zone: .defaultZone, in: mallory)
+        XCTAssertEqual(codes(saved), [nil])
+
+        let response = try await modify(deleting: ["folder"], zone: .defaultZone, in: alice)
+
+        XCTAssertEqual(deleteCodes(response), [.referenceViolation], "a child stays, whoever wrote it")
+        if case .failure(let error) = response.deleteResults[0].result {
+            XCTAssertFalse(error.message.contains("diary"), error.message)
+        }
+    }
 }

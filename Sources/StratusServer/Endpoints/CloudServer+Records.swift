@@ -206,7 +206,11 @@ extension CloudServer {
             )
             var failed = false
             let refusals = sharing.map { checkSharedWrite(of: zoneBatch, request, user: user, sharing: $0) } ?? SharedWrite.Refusals()
-            let orphaning = zoneBatch.store.isDeleted ? [:] : orphaningDeletes(deleteCandidates(of: zoneBatch, request, refusals: refusals, context), in: zoneBatch.store)
+            let orphaning = zoneBatch.store.isDeleted ? [:] : orphaningDeletes(
+                deleteCandidates(of: zoneBatch, request, refusals: refusals, context),
+                in: zoneBatch.store,
+                readable: readableNames(in: zoneBatch.store, context, sharing: sharing)
+            )
             for index in zoneBatch.deleteIndices {
                 let result: Result<Void, WireError>
                 if zoneBatch.store.isDeleted {
