@@ -227,6 +227,34 @@ final class ToolkitGroupTests: OperationTestCase {
         XCTAssertEqual(outcomes.all.count, 25 * 8)
     }
 
+    func testCancellingAGroupLetsNoChildWaitingForAQueueSlotTakeTheSlotARunningSiblingFrees() {
+        // One child at a time: the saves are ready and wait only for the holder's slot. When
+        // the cancel reaches the holder before them, the slot it frees must not go to a save.
+        let outcomes = EventLog()
+        for round in 0..<50 {
+            let group = GroupOperation()
+            group.maxConcurrentOperationCount = 1
+            let holder = DelayOperation(interval: 1_000, clock: clock)
+            let started = expectation(description: "holder started \(round)")
+            group.addOperation(holder, observers: [BlockObserver(startHandler: { _ in started.fulfill() })])
+            for index in 0..<8 {
+                let save = CKModifyRecordsOperation(recordsToSave: [note("s\(round)-\(index)")])
+                save.database = database
+                save.modifyRecordsResultBlock = { result in
+                    outcomes.append(result.failureCode == .operationCancelled ? "cancelled" : "ran: \(result)")
+                }
+                group.addOperation(save)
+            }
+            let (_, finished) = addObserved(group)
+            wait(for: [started], timeout: 10)
+            group.cancel()
+            wait(for: [finished], timeout: 10)
+        }
+        XCTAssertEqual(server.requestCount, 0, "no save took the slot after its group was cancelled")
+        XCTAssertEqual(outcomes.all.filter { $0 != "cancelled" }, [])
+        XCTAssertEqual(outcomes.all.count, 50 * 8)
+    }
+
     func testCancellingAGroupStopsAChildOfANestedGroupThatWaitsForASiblingOfTheNestedGroup() {
         let outcomes = EventLog()
         for round in 0..<25 {

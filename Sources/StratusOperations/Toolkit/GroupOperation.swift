@@ -301,9 +301,11 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
     /// added. The group finishes once its cancelled children have.
     ///
     /// No child starts because of the cancel: the group is marked cancelled before any child
-    /// is, and a child that a cancelled sibling's finish would let start (it depended on it)
-    /// is stopped by its hidden evaluator, which checks the group (and the groups around it)
-    /// before letting it run.
+    /// is; the children not yet running are cancelled before the running ones, so a slot that
+    /// a cancelled running child frees (under ``maxConcurrentOperationCount``) goes to no
+    /// child that has not heard the cancel; and a child that a cancelled sibling's finish
+    /// would let start (it depended on it) is stopped by its hidden evaluator, which checks the
+    /// group (and the groups around it) before letting it run.
     ///
     /// Like `CKOperation.cancel()`, it drops the group's dependencies that have not finished.
     public override func cancel() {
@@ -316,7 +318,9 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
         }
         CancelledDependencies.release(self) { super.removeDependency($0) }
         super.cancel()
-        children.forEach(Toolkit.cancel)
+        let running = children.filter(\.isExecuting)
+        children.filter { !$0.isExecuting }.forEach(Toolkit.cancel)
+        running.forEach(Toolkit.cancel)
     }
 
     // MARK: - Errors
