@@ -33,10 +33,13 @@ extension OperationQueue {
     ///
     /// An operation that would wait for itself (it depends, through other operations, on
     /// itself, or, inside a ``GroupOperation``, on the group or a group around it) never runs,
-    /// and nothing waiting for it would ever run: it is stopped as it is added, as a failed
-    /// condition stops it, with an ``OperationConditionError`` that names the cycle, and the
-    /// rest of the cycle runs once it has finished. (The search looks at up to 256 unfinished
-    /// operations behind the one added; a longer cycle waits forever, as in Foundation.)
+    /// and nothing waiting for it would ever run: when it is added with conditions or
+    /// observers, or as a group's child, it is stopped as it is added, as a failed condition
+    /// stops it, with an ``OperationConditionError`` that names the cycle, and the rest of the
+    /// cycle runs once it has finished. (The search looks at up to 256 unfinished operations
+    /// behind the one added; a longer cycle waits forever, as in Foundation.) An operation
+    /// added without either to a plain queue is handed to `addOperation(_:)` as it is, and
+    /// waits as Foundation lets it.
     ///
     /// Cancelling `operation` at any point is safe: it finishes (a CloudKit operation with
     /// `operationCancelled`), gives up its categories, and its observers hear the finish once.
