@@ -132,18 +132,11 @@ extension ZoneStore {
     func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant], after position: UInt64) -> Bool {
         if grants.contains(where: { $0.rootName == nil }) { return true }
         if leftShare(change.recordName, grants: grants, after: position) { return true }
-        let zoneName = zone.zoneID.zoneName
         var parent = change.parentName
         var visited: Set<WireName> = []
         while let name = parent, visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(name).inserted {
             if grants.contains(where: { $0.rootName == name }) { return true }
-            if let stored = records[name] {
-                parent = stored.record.parent.flatMap { reference in
-                    reference.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) ? WireName(reference.recordID.recordName) : nil
-                }
-            } else {
-                parent = changeLog.tombstone(of: name)?.parentName
-            }
+            parent = records[name].map(\.parentName) ?? changeLog.tombstone(of: name)?.parentName
         }
         return false
     }

@@ -39,14 +39,11 @@ extension ZoneStore {
         guard !grants.isEmpty else { return nil }
         if let zoneWide = grants.first(where: { $0.rootName == nil }) { return zoneWide.permission }
         if let share = grants.first(where: { $0.shareName == name }) { return share.permission }
-        let zoneName = zone.zoneID.zoneName
         var current: WireName? = name
         var visited: Set<WireName> = []
         while let step = current, visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(step).inserted {
             if let grant = grants.first(where: { $0.rootName == step }) { return grant.permission }
-            current = records[step]?.record.parent.flatMap { parent in
-                parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: zoneName) ? WireName(parent.recordID.recordName) : nil
-            }
+            current = records[step]?.parentName
         }
         return nil
     }

@@ -300,9 +300,7 @@ struct ZoneTransaction {
             guard let type = new?.record.recordType ?? old?.record.recordType else { continue }
             if let new { assets.retain(new.record) }
             if let old { released.append(old) }
-            let parentName = new == nil ? old?.record.parent.flatMap { parent in
-                parent.recordID.zoneID.zoneName.hasSameUTF8Bytes(as: store.zoneID.zoneName) ? WireName(parent.recordID.recordName) : nil
-            } : nil
+            let parentName = new == nil ? old?.parentName : nil
             changes.append(ZoneChangeLog.Change(sequence: 0, recordName: name, recordType: type, isDeletion: new == nil, parentName: parentName))
             committed.append(RecordChange(old: old?.record, new: new?.record))
         }
