@@ -27,11 +27,15 @@ let package = Package(
         // The embedded server: CloudServer, an in-process CloudService. It never sees a CKRecord.
         .target(name: "StratusServer", dependencies: ["StratusWire"], swiftSettings: internalChecks),
         // The CloudKit classes: CKRecord and its IDs, zones, references, assets, CKError, containers.
-        .target(name: "StratusCore", dependencies: ["StratusWire", "StratusServer"], swiftSettings: internalChecks),
-        // The CloudKit API built on the classes: convenience methods of databases and containers.
+        // The client knows services only through StratusWire's CloudService, never the server.
+        .target(name: "StratusCore", dependencies: ["StratusWire"], swiftSettings: internalChecks),
+        // The CloudKit API built on the classes: operations, convenience methods, CKSyncEngine.
         .target(name: "StratusOperations", dependencies: ["StratusCore"], swiftSettings: internalChecks),
+        // The one place that sees both sides: CKContainer.default() on CloudServer.shared,
+        // server.container(identifier:account:), signing test devices in and out.
+        .target(name: "StratusEmbedded", dependencies: ["StratusCore", "StratusServer"], swiftSettings: internalChecks),
         // The umbrella module users import; it only re-exports the others.
-        .target(name: "Stratus", dependencies: ["StratusWire", "StratusServer", "StratusCore", "StratusOperations"]),
+        .target(name: "Stratus", dependencies: ["StratusWire", "StratusServer", "StratusCore", "StratusOperations", "StratusEmbedded"]),
         // The Clown Central story the demo tells, as a library a test can check.
         .target(name: "ClownCentral", dependencies: ["Stratus"]),
         .executableTarget(name: "stratus-demo", dependencies: ["Stratus", "ClownCentral"]),

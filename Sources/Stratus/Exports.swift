@@ -7,6 +7,7 @@
 @_exported import StratusWire
 @_exported import StratusServer
 @_exported import StratusOperations
+@_exported import StratusEmbedded
 #if canImport(CoreLocation)
 // Where CoreLocation exists, its CLLocation is the record value; elsewhere StratusCore declares one.
 @_exported import CoreLocation

@@ -37,8 +37,10 @@ public final class CloudServer: CloudService, Sendable {
     /// The server every `CKContainer(identifier:)` and `CKContainer.default()` talks to.
     public static let shared = CloudServer()
 
-    /// The clock behind server dates, retry-after windows and timeouts.
-    /// - SeeAlso: ``CloudService/clock``
+    /// The clock behind server dates and the server's retry-after windows. The devices the
+    /// embedded wiring makes (`container(identifier:account:)`) keep their timeouts, holds and
+    /// retry-after waits on this same clock, so a test that advances it moves both sides; a
+    /// client of a service in another process keeps a clock of its own.
     public let clock: any CloudClock
 
     struct Device: Sendable {

@@ -126,7 +126,6 @@ final class ItemFaultService: CloudService {
         }
     }
 
-    var clock: any CloudClock { server.clock }
 
     func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse {
         var saveFaults: [Int: WireError] = [:]
@@ -177,6 +176,8 @@ final class ItemFaultService: CloudService {
         )
     }
 
+    func openSession(_ request: WireSessionRequest) async throws(WireError) -> WireSession { try await server.openSession(request) }
+    func closeSession(deviceID: String) async { await server.closeSession(deviceID: deviceID) }
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus { await server.accountStatus(context) }
     func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse { try await server.currentUser(context) }
     func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse { try await server.lookupRecords(request) }

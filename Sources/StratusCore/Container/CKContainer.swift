@@ -1,5 +1,4 @@
 import Foundation
-import StratusServer
 import StratusWire
 import Synchronization
 
@@ -37,13 +36,12 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         weak var database: CKDatabase?
     }
 
-    private static let defaultDevices = Mutex<[String: ClientDevice]>([:])
-
-    /// The app's default container on ``CloudServer/shared``: identifier `iCloud.` followed by
-    /// the executable's name, or the `STRATUS_CONTAINER` environment variable when it is set.
+    /// The app's default container: identifier `iCloud.` followed by the executable's name, or
+    /// the `STRATUS_CONTAINER` environment variable when it is set, on the default service
+    /// (with `import Stratus`, the embedded `CloudServer.shared`).
     ///
-    /// It is one process-wide device, signed in to ``CloudServer/defaultAccount``, and the same
-    /// object every time.
+    /// It is one process-wide device, signed in to the default service's default account
+    /// (`CloudServer.defaultAccount`), and the same object every time.
     public static func `default`() -> CKContainer {
         let identifier = ProcessInfo.processInfo.environment["STRATUS_CONTAINER"]
             ?? "iCloud.\(ProcessInfo.processInfo.processName)"
@@ -58,18 +56,12 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The objects `default()` returns, one per identifier, so it returns the same one each time.
     private static let defaultContainers = Mutex<[String: CKContainer]>([:])
 
-    /// The container `identifier` on ``CloudServer/shared``, as this process's device, signed
-    /// in to ``CloudServer/defaultAccount``. Every container object for one identifier is the
-    /// same device.
+    /// The container `identifier` on the default service (with `import Stratus`, the embedded
+    /// `CloudServer.shared`), as this process's device, signed in to the service's default
+    /// account. Every container object for one identifier is the same device.
     public convenience init(identifier: String) {
-        let server = CloudServer.shared
-        let device = CKContainer.defaultDevices.withLock { devices in
-            if let existing = devices[identifier] { return existing }
-            let created = server.makeDevice(containerIdentifier: identifier, account: CloudServer.defaultAccount)
-            devices[identifier] = created
-            return created
-        }
-        self.init(identifier: identifier, service: server, device: device)
+        let (service, device) = DefaultService.device(containerIdentifier: identifier)
+        self.init(identifier: identifier, service: service, device: device)
     }
 
     /// The queue of `add(_:)`: it sends only a few requests at a time.
@@ -80,13 +72,42 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         return queue
     }()
 
-    /// Creates a container that sends its requests to `service`, as a new device.
+    /// Creates a container that sends its requests to `service`, as a new device with no
+    /// account: its requests are anonymous until it signs in
+    /// (``signIn(identifier:service:account:clock:)`` makes a signed-in device).
     ///
     /// - Parameters:
     ///   - identifier: The container's identifier, such as `iCloud.com.example.clowns`.
     ///   - service: Where requests go: an embedded `CloudServer`, or a transport to a remote one.
-    public convenience init(identifier: String, service: any CloudService) {
-        self.init(identifier: identifier, service: service, device: ClientDevice(id: RandomUUID.string()))
+    ///   - clock: The device's clock, for request timeouts and retry-after waits; the wall
+    ///     clock unless given.
+    public convenience init(identifier: String, service: any CloudService, clock: any CloudClock = SystemClock()) {
+        self.init(identifier: identifier, service: service, device: ClientDevice(id: RandomUUID.string(), clock: clock))
+    }
+
+    /// A new device of the container `identifier`, signed in to `account` through `service`
+    /// (`session/open`): the service opens the session the device's requests carry, and
+    /// forgets the device when its last container object goes away.
+    ///
+    /// - Parameters:
+    ///   - identifier: The container's identifier, such as `iCloud.com.example.clowns`.
+    ///   - service: Where requests go.
+    ///   - account: The account to sign in to; nil for a device with no account.
+    ///   - clock: The device's clock; the wall clock unless given.
+    /// - Throws: The service's refusal as a `CKError`.
+    ///
+    /// - Note: Not part of CloudKit, where the device's iCloud account signs it in.
+    public static func signIn(identifier: String, service: any CloudService, account: String?, clock: any CloudClock = SystemClock()) async throws -> CKContainer {
+        let session: WireSession
+        do {
+            session = try await service.openSession(WireSessionRequest(containerIdentifier: identifier, account: account))
+        } catch {
+            throw CKError(error)
+        }
+        let device = ClientDevice(id: session.deviceID, sessionToken: session.sessionToken, clock: clock) { deviceID in
+            Task { await service.closeSession(deviceID: deviceID) }
+        }
+        return CKContainer(identifier: identifier, service: service, device: device)
     }
 
     /// Creates a container object for `device`: another container object of the same device

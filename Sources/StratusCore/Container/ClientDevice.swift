@@ -1,4 +1,5 @@
 import Foundation
+import StratusWire
 import Synchronization
 
 /// The client side of one device: its identity, the session its account was signed in with,
@@ -14,6 +15,10 @@ package final class ClientDevice: Sendable {
     /// Who receives the device's pushes: the app's handler and Stratus's own listeners.
     package let pushListeners = DevicePushListeners()
 
+    /// The device's own clock: request timeouts, rate-limit holds and retry-after waits run on
+    /// it. A service in another process has a clock of its own.
+    package let clock: any CloudClock
+
     private struct State {
         var sessionToken: String?
         var heldUntil: Date?
@@ -27,9 +32,11 @@ package final class ClientDevice: Sendable {
     /// - Parameters:
     ///   - id: The identity the service knows the device by.
     ///   - sessionToken: The session the service opened when the device signed in, if any.
+    ///   - clock: The device's clock.
     ///   - onRelease: Called with `id` when the device goes away, so the service can forget it.
-    package init(id: String, sessionToken: String? = nil, onRelease: (@Sendable (String) -> Void)? = nil) {
+    package init(id: String, sessionToken: String? = nil, clock: any CloudClock, onRelease: (@Sendable (String) -> Void)? = nil) {
         self.id = id
+        self.clock = clock
         self.state = Mutex(State(sessionToken: sessionToken))
         self.onRelease = onRelease
     }

@@ -57,7 +57,7 @@ package struct RequestPath: Sendable {
     ) async -> Result<Response, CKError> {
         let container = database.container
         let service = container.service
-        let clock = service.clock
+        let clock = container.device.clock
         let now = clock.now
         if let deadline, now >= deadline { return .failure(Self.timeoutError(resource: true)) }
         if let remaining = container.device.remainingHold(now: now) {

@@ -214,7 +214,7 @@ public class CKOperation: Operation, @unchecked Sendable {
         let database = targetDatabase
         startedDatabase.value = database
         if let timeout = resolvedConfiguration.effectiveResourceTimeout {
-            resourceDeadline.value = database.service.clock.now.addingTimeInterval(timeout)
+            resourceDeadline.value = database.container.device.clock.now.addingTimeInterval(timeout)
         }
         if isCancelled {
             let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")

@@ -296,7 +296,7 @@ struct ModifyRecipeRun {
         }
         let seconds = CloudRecipeLimits.wait(loudest.retryAfterSeconds ?? policy.backoff(beforeRetry: retriesSoFar, using: &generator))
         let event = RetryEvent(attempt: attempt, error: loudest, wait: .seconds(seconds), recordIDs: recordIDs)
-        return await RecipeWait.seconds(seconds, on: database.container.service.clock) { policy.onRetry?(event) }
+        return await RecipeWait.seconds(seconds, on: database.container.device.clock) { policy.onRetry?(event) }
     }
 
     private static func mayHaveLanded(_ error: CKError) -> Bool {

@@ -47,7 +47,7 @@ struct QueryAllRun {
                 } else {
                     let seconds = CloudRecipeLimits.wait(error.retryAfterSeconds ?? retry.backoff(beforeRetry: retries, using: &generator))
                     let event = RetryEvent(attempt: attempt, error: error, wait: .seconds(seconds), recordIDs: [])
-                    waited = await RecipeWait.seconds(seconds, on: database.container.service.clock) { retry.onRetry?(event) }
+                    waited = await RecipeWait.seconds(seconds, on: database.container.device.clock) { retry.onRetry?(event) }
                 }
                 if !waited { return CKError(.operationCancelled, message: "the query was cancelled while it waited to retry a page") }
             }

@@ -31,7 +31,7 @@ struct RetryRun {
             } else {
                 let seconds = CloudRecipeLimits.wait(error.retryAfterSeconds ?? policy.backoff(beforeRetry: attempt, using: &generator))
                 let event = RetryEvent(attempt: attempt, error: error, wait: .seconds(seconds), recordIDs: [])
-                waited = await RecipeWait.seconds(seconds, on: database.container.service.clock) { policy.onRetry?(event) }
+                waited = await RecipeWait.seconds(seconds, on: database.container.device.clock) { policy.onRetry?(event) }
             }
             if !waited {
                 return (.failure(CKError(.operationCancelled, message: "the retry was cancelled while it waited after attempt \(attempt)")), attempt)

@@ -46,7 +46,7 @@ extension CKSyncEngine {
     /// moved to its end. Does nothing without `automaticallySync`.
     func scheduleSync(after delay: TimeInterval, fetch: Bool) {
         guard automaticallySync else { return }
-        let clock = database.service.clock
+        let clock = database.container.device.clock
         let requested = clock.now.addingTimeInterval(max(0, delay))
         control.withLock { control in
             if fetch { control.needsFetch = true }
@@ -107,7 +107,7 @@ extension CKSyncEngine {
         }
         // Without an account there is nothing to retry: the account observer wakes the engine.
         guard transient.code != .notAuthenticated || control.withLock({ $0.currentUser != nil }) else { return }
-        let notBefore = database.service.clock.now.addingTimeInterval(delay)
+        let notBefore = database.container.device.clock.now.addingTimeInterval(delay)
         control.withLock { $0.notBefore = notBefore }
         scheduleSync(after: delay, fetch: !state.zoneIDsWithUnfetchedServerChanges.isEmpty || error.code != .partialFailure)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import StratusServer
+import StratusCore
 import StratusWire
 
 /// An operation that waits: for an interval from its start, or until a date, on a
@@ -36,10 +36,11 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
     ///
     /// - Parameters:
     ///   - interval: Seconds to wait; zero or less finishes at once.
-    ///   - clock: The clock to wait on; by default that of `CloudServer.shared`.
-    public init(interval: TimeInterval, clock: any CloudClock = CloudServer.shared.clock) {
+    ///   - clock: The clock to wait on; by default that of `CKContainer.default()`'s device
+    ///     (with `import Stratus`, `CloudServer.shared`'s clock).
+    public init(interval: TimeInterval, clock: (any CloudClock)? = nil) {
         wait = .interval(interval)
-        self.clock = clock
+        self.clock = clock ?? CKContainer.default().device.clock
         super.init()
     }
 
@@ -47,10 +48,11 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
     ///
     /// - Parameters:
     ///   - date: When to finish; a date already passed finishes at once.
-    ///   - clock: The clock to wait on; by default that of `CloudServer.shared`.
-    public init(until date: Date, clock: any CloudClock = CloudServer.shared.clock) {
+    ///   - clock: The clock to wait on; by default that of `CKContainer.default()`'s device
+    ///     (with `import Stratus`, `CloudServer.shared`'s clock).
+    public init(until date: Date, clock: (any CloudClock)? = nil) {
         wait = .date(date)
-        self.clock = clock
+        self.clock = clock ?? CKContainer.default().device.clock
         super.init()
     }
 

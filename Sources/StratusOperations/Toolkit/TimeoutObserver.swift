@@ -1,5 +1,5 @@
 import Foundation
-import StratusServer
+import StratusCore
 import StratusWire
 import Synchronization
 
@@ -31,10 +31,11 @@ public final class TimeoutObserver: OperationObserver {
     ///
     /// - Parameters:
     ///   - timeout: Seconds from the operation's start; a negative value counts as zero.
-    ///   - clock: The clock to count them on; by default that of `CloudServer.shared`.
-    public init(timeout: TimeInterval, clock: any CloudClock = CloudServer.shared.clock) {
+    ///   - clock: The clock to count them on; by default that of `CKContainer.default()`'s device
+    ///     (with `import Stratus`, `CloudServer.shared`'s clock).
+    public init(timeout: TimeInterval, clock: (any CloudClock)? = nil) {
         self.timeout = timeout
-        self.clock = clock
+        self.clock = clock ?? CKContainer.default().device.clock
     }
 
     /// Starts the operation's timer. - SeeAlso: ``OperationObserver/operationDidStart(_:)``

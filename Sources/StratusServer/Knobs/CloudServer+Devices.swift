@@ -4,16 +4,16 @@ import StratusWire
 extension CloudServer {
     /// Registers a new device of `containerIdentifier`, signed in to `account` (nil: no account).
     ///
-    /// - Returns: The device's identity and the session of its account (nil without one),
-    ///   which its requests carry.
-    package func registerDevice(containerIdentifier: String, account: String?) -> (deviceID: String, sessionToken: String?) {
+    /// - Returns: The device's identity and the session of its account (no token without
+    ///   one), which its requests carry.
+    func registerDevice(containerIdentifier: String, account: String?) -> WireSession {
         let deviceID = RandomUUID.string()
         let device = Device(containerIdentifier: containerIdentifier, account: account)
         registry.withLock { registry in
             registry.devices[deviceID] = device
             _ = registry.container(containerIdentifier)
         }
-        return (deviceID, device.sessionToken)
+        return WireSession(deviceID: deviceID, sessionToken: device.sessionToken)
     }
 
     /// Forgets a device whose last container object went away.
@@ -28,14 +28,16 @@ extension CloudServer {
     /// server before run under the old account; requests made for the old session that
     /// arrive now fail with `notAuthenticated`.
     ///
-    /// - Returns: The new session, which the device's requests carry from now on; nil for a
-    ///   device the server does not know (or no longer knows), which stays unknown.
-    package func setAccount(_ account: String?, forDevice deviceID: String) -> String? {
+    /// - Returns: The device's new session, which its requests carry from now on (no token
+    ///   without an account); nil for a device the server does not know (or no longer knows),
+    ///   or that is not of `containerIdentifier` when one is given: it stays as it is.
+    package func setAccount(_ account: String?, forDevice deviceID: String, in containerIdentifier: String? = nil) -> WireSession? {
         registry.withLock { registry in
-            guard let container = registry.devices[deviceID]?.containerIdentifier else { return nil }
+            guard let container = registry.devices[deviceID]?.containerIdentifier,
+                  containerIdentifier.map({ $0 == container }) ?? true else { return nil }
             let device = Device(containerIdentifier: container, account: account)
             registry.devices[deviceID] = device
-            return device.sessionToken
+            return WireSession(deviceID: deviceID, sessionToken: device.sessionToken)
         }
     }
 

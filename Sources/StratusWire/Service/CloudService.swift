@@ -10,9 +10,19 @@
 /// - Important: A whole-request failure throws; a failure of one item comes back in that item's
 ///   result. Implementations never crash on bad input: they answer ``CKErrorCode/invalidArguments``.
 public protocol CloudService: Sendable {
-    /// The clock both sides share: the client times its requests out on it and waits out
-    /// retry-after windows on it.
-    var clock: any CloudClock { get }
+    /// `session/open`: signs a device in to an account of a container, or out (a nil
+    /// account), and answers the session its requests carry from then on. A request without a
+    /// device ID registers a new device. Requests already made under the device's previous
+    /// session finish under it; those made with it later fail with
+    /// ``CKErrorCode/notAuthenticated``. Costs no request.
+    ///
+    /// - Throws: ``CKErrorCode/invalidArguments`` for a device the service does not know, an
+    ///   empty container identifier or an empty account name.
+    func openSession(_ request: WireSessionRequest) async throws(WireError) -> WireSession
+
+    /// `session/close`: forgets a device that went away: its session ends and its pushes stop.
+    /// Forgetting a device the service does not know does nothing. Costs no request.
+    func closeSession(deviceID: String) async
 
     /// The account state of the device that sends `context`. Costs no request.
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 import StratusServer
 import StratusWire
 
@@ -21,13 +22,23 @@ extension CloudServer {
         CKContainer(identifier: identifier, service: self, device: makeDevice(containerIdentifier: identifier, account: account))
     }
 
-    /// Registers a new device signed in to `account`; the server forgets it when the last
-    /// container object of the device goes away.
+    /// Registers a new device signed in to `account` (`session/open`, without waiting), on the
+    /// server's clock; the server forgets it when the last container object of the device goes
+    /// away. A request the server refuses (an empty identifier or account name) gives a device
+    /// it does not know, whose requests are anonymous.
     func makeDevice(containerIdentifier: String, account: String?) -> ClientDevice {
-        let (deviceID, session) = registerDevice(containerIdentifier: containerIdentifier, account: account)
-        return ClientDevice(id: deviceID, sessionToken: session) { [weak self] deviceID in
+        let request = WireSessionRequest(containerIdentifier: containerIdentifier, account: account)
+        guard let session = try? openSessionNow(request) else { return ClientDevice(id: RandomUUID.string(), clock: clock) }
+        return ClientDevice(id: session.deviceID, sessionToken: session.sessionToken, clock: clock) { [weak self] deviceID in
             self?.unregisterDevice(deviceID)
         }
+    }
+
+    /// Opens a new session for the device of `container` (`session/open`, without waiting):
+    /// the token its requests carry from now on; nil for a device the server does not know.
+    private func reopenSession(_ container: CKContainer, as account: String?) {
+        let request = WireSessionRequest(containerIdentifier: container.containerIdentifier ?? "", deviceID: container.deviceID, account: account)
+        container.device.sessionToken = (try? openSessionNow(request))?.sessionToken
     }
 
     /// Signs the device out: its account status becomes `.noAccount`, and `.CKAccountChanged`
@@ -35,7 +46,7 @@ extension CloudServer {
     /// account they were sent with; a request made for the old account that reaches the server
     /// only now fails with `notAuthenticated`.
     public func signOut(_ container: CKContainer) {
-        container.device.sessionToken = setAccount(nil, forDevice: container.deviceID)
+        reopenSession(container, as: nil)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)
     }
 
@@ -43,7 +54,7 @@ extension CloudServer {
     /// object. After signing in as another user, the device sees that user's private data only;
     /// requests already sent finish under the account they were sent with.
     public func signIn(_ container: CKContainer, as account: String) {
-        container.device.sessionToken = setAccount(account, forDevice: container.deviceID)
+        reopenSession(container, as: account)
         NotificationCenter.default.post(name: .CKAccountChanged, object: container)
     }
 
