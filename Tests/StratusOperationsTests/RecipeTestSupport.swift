@@ -200,7 +200,8 @@ final class ItemFaultService: CloudService {
     func notificationChanges(_ request: WireNotificationChangesRequest) async throws(WireError) -> WireNotificationChangesResponse { try await server.notificationChanges(request) }
     func markNotificationsRead(_ request: WireMarkNotificationsReadRequest) async throws(WireError) -> WireMarkNotificationsReadResponse { try await server.markNotificationsRead(request) }
     func modifyBadge(_ request: WireModifyBadgeRequest) async throws(WireError) { try await server.modifyBadge(request) }
-    func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?) { server.registerForPushes(context, deliver: deliver) }
+    func registerForPushes(_ context: WireRequestContext, registered: Bool) { server.registerForPushes(context, registered: registered) }
+    func pollPushes(_ request: WirePushPollRequest) async -> WirePushPollResponse { await server.pollPushes(request) }
 }
 
 extension RecipeTestCase {

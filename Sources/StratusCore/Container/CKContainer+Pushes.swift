@@ -24,8 +24,10 @@ extension CKContainer {
     /// push settings (`holdsPushes`, `coalescesPushes`, `dropNextPushes(_:)`,
     /// `setOffline(_:for:)`).
     ///
-    /// The server keeps `handler` until the device unregisters or goes away; a handler that
-    /// captures this container keeps the device alive, so capture it weakly.
+    /// The device registers with its service and polls it for pushes, each acknowledged once
+    /// every receiver has handled it, until the device unregisters or goes away; the polling
+    /// holds `handler` (not the device), but a handler that captures this container keeps the
+    /// device alive, so capture it weakly.
     ///
     /// - Note: Not part of CloudKit, where pushes arrive through the app delegate.
     public func registerForPushNotifications(_ handler: @escaping @Sendable (CKNotification) -> Void) {
@@ -50,11 +52,29 @@ extension CKContainer {
         device.pushListeners.remove(token, register: registerDevice)
     }
 
-    /// Registers the device with its service to hand pushes to `listeners`, or unregisters it.
-    /// The service holds the listeners weakly, so a registered device can still go away.
+    /// Registers the device with its service (`pushes/register`) and polls for its pushes
+    /// (`pushes/poll`), handing each to `listeners`; or, given nil, unregisters it, which ends
+    /// the polling.
     private func registerDevice(_ listeners: DevicePushListeners?) {
         let context = privateCloudDatabase.requestPath(qualityOfService: .default).context()
-        guard let listeners else { return service.registerForPushes(context, deliver: nil) }
-        service.registerForPushes(context) { [weak listeners] wire in listeners?.dispatch(wire) }
+        service.registerForPushes(context, registered: listeners != nil)
+        guard let listeners else { return }
+        Self.pollPushes(from: service, context: context, into: listeners)
+    }
+
+    /// Polls `service` for the device's pushes and hands each to `listeners`, acknowledging it
+    /// in the next poll once they handled it, until the service answers with no push (the
+    /// device unregistered or went away). The listeners are held weakly, so the device can go
+    /// away while a poll waits.
+    private static func pollPushes(from service: any CloudService, context: WireRequestContext, into listeners: DevicePushListeners) {
+        Task { [weak listeners] in
+            var handled: Int?
+            while true {
+                let response = await service.pollPushes(WirePushPollRequest(context: context, acknowledging: handled))
+                guard let delivery = response.delivery else { return }
+                listeners?.dispatch(delivery.notification)
+                handled = delivery.id
+            }
+        }
     }
 }

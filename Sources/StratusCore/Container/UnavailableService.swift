@@ -35,5 +35,6 @@ package struct UnavailableService: CloudService {
     package func notificationChanges(_ request: WireNotificationChangesRequest) async throws(WireError) -> WireNotificationChangesResponse { throw error }
     package func markNotificationsRead(_ request: WireMarkNotificationsReadRequest) async throws(WireError) -> WireMarkNotificationsReadResponse { throw error }
     package func modifyBadge(_ request: WireModifyBadgeRequest) async throws(WireError) { throw error }
-    package func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?) {}
+    package func registerForPushes(_ context: WireRequestContext, registered: Bool) {}
+    package func pollPushes(_ request: WirePushPollRequest) async -> WirePushPollResponse { WirePushPollResponse(delivery: nil) }
 }

@@ -19,8 +19,7 @@ extension CloudServer {
     /// Forgets a device whose last container object went away.
     package func unregisterDevice(_ deviceID: String) {
         registry.withLock { _ = $0.devices.removeValue(forKey: deviceID) }
-        let released = pushes.withLock { $0.forget(deviceID) }
-        released.waiters.forEach { $0.resume() }
+        pushes.withLock { $0.forget(deviceID) }.resume()
     }
 
     /// Signs the device in to `account`, or out when nil, opening a new session; clears any

@@ -7,11 +7,10 @@ extension CloudServer {
     public var holdsPushes: Bool {
         get { pushes.withLock { $0.holds } }
         set {
-            let started = pushes.withLock { router in
+            pushes.withLock { router in
                 router.holds = newValue
-                return newValue ? [] : router.releaseHeld()
-            }
-            started.forEach(drainPushes)
+                return newValue ? PushRouter.Wakeups() : router.releaseHeld()
+            }.resume()
         }
     }
 
@@ -44,8 +43,7 @@ extension CloudServer {
     /// await server.deliverPendingPushes()   // the laptop's push handler has run
     /// ```
     public func deliverPendingPushes() async {
-        let started = pushes.withLock { $0.releaseHeld() }
-        started.forEach(drainPushes)
+        pushes.withLock { $0.releaseHeld() }.resume()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             if pushes.withLock({ $0.waitUntilSettled(continuation) }) { continuation.resume() }
         }
@@ -62,8 +60,7 @@ extension CloudServer {
     /// `networkUnavailable` without reaching the server, and APNs keeps only the last push
     /// sent to it; back online, that push is delivered.
     package func setOffline(_ offline: Bool, forDevice deviceID: String) {
-        let start = pushes.withLock { $0.setOffline(offline, deviceID: deviceID) }
-        if start { drainPushes(deviceID) }
+        pushes.withLock { $0.setOffline(offline, deviceID: deviceID) }.resume()
     }
 
     /// Whether the device is offline.

@@ -1,11 +1,20 @@
-import Dispatch
 import StratusWire
 
 extension CloudServer {
-    /// - SeeAlso: ``CloudService/registerForPushes(_:deliver:)``
-    public func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?) {
-        let released = pushes.withLock { $0.register(context.deviceID, deliver: deliver) }
-        released.waiters.forEach { $0.resume() }
+    /// - SeeAlso: ``CloudService/registerForPushes(_:registered:)``
+    public func registerForPushes(_ context: WireRequestContext, registered: Bool) {
+        // A device the server never registered gets no pushes: registering it would leave its
+        // polls waiting for pushes that can never come.
+        let known = registry.withLock { $0.devices[context.deviceID] != nil }
+        guard known || !registered else { return }
+        pushes.withLock { $0.register(context.deviceID, registered: registered) }.resume()
+    }
+
+    /// - SeeAlso: ``CloudService/pollPushes(_:)``
+    public func pollPushes(_ request: WirePushPollRequest) async -> WirePushPollResponse {
+        await withCheckedContinuation { (poller: CheckedContinuation<WirePushPollResponse, Never>) in
+            pushes.withLock { $0.poll(request.context.deviceID, acknowledging: request.acknowledging, poller) }.resume()
+        }
     }
 
     /// The devices signed in to `owner`'s account in the container, except `originator`, by
@@ -28,26 +37,15 @@ extension CloudServer {
         let pushed = RemoteNotificationPayload.pruned(notification)
         let size = RemoteNotificationPayload.size(of: pushed)
         let priority = info.uiKeys.isEmpty ? 5 : 10
-        let started = pushes.withLock { router in
-            recipients.filter { deviceID in
-                router.send(PushRecord(
+        var wakeups = PushRouter.Wakeups()
+        pushes.withLock { router in
+            for deviceID in recipients {
+                wakeups.formUnion(router.send(PushRecord(
                     deviceID: deviceID, containerIdentifier: container.identifier, userRecordName: owner,
                     notification: pushed, priority: priority, payloadSize: size, fate: .pending
-                ))
+                )))
             }
         }
-        started.forEach(drainPushes)
-    }
-
-    /// Hands the device's queued pushes to its handler one at a time, off every lock, until
-    /// its queue is empty.
-    func drainPushes(_ deviceID: String) {
-        DispatchQueue.global().async { [self] in
-            while let (pending, deliver) = pushes.withLock({ $0.takeNext(deviceID) }) {
-                deliver(pending.notification)
-                let waiters = pushes.withLock { $0.delivered(pending) }
-                waiters.forEach { $0.resume() }
-            }
-        }
+        wakeups.resume()
     }
 }

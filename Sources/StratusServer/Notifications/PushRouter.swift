@@ -7,7 +7,7 @@ public struct PushRecord: Hashable, Sendable {
         /// Waiting for delivery: queued for the device, or held until
         /// `CloudServer.deliverPendingPushes()`.
         case pending
-        /// Handed to the device's push handler.
+        /// Handed to the device (in answer to its poll).
         case delivered
         /// Lost on the way, as APNs may lose any push (`CloudServer.dropNextPushes(_:)`).
         case dropped
@@ -42,6 +42,11 @@ public struct PushRecord: Hashable, Sendable {
 
 /// Who receives pushes, what waits for delivery, and the push log: the server's stand-in for
 /// APNs, lossless and immediate unless a test asks otherwise.
+///
+/// A registered device polls for its pushes (`pushes/poll`): a push goes to the device's
+/// waiting poll, one at a time, and counts as handled once the device's next poll
+/// acknowledges it. Every change returns the polls and waiters to resume (``Wakeups``), which
+/// the caller resumes after unlocking.
 struct PushRouter: Sendable {
     /// A push waiting for delivery, and its place in the log.
     struct Pending: Sendable {
@@ -51,17 +56,36 @@ struct PushRouter: Sendable {
 
     /// One device's end of the push channel.
     struct Mailbox: Sendable {
-        /// The device's push handler; nil until it registers.
-        var deliver: (@Sendable (WireNotification) -> Void)?
-        /// Pushes to hand to the handler, in order.
+        /// Whether the device registered for pushes.
+        var isRegistered = false
+        /// Pushes to hand to the device, in order.
         var outbox: [Pending] = []
         /// Pushes held until the test delivers them.
         var held: [Pending] = []
         /// The push APNs keeps for the device while it is offline: only the last.
         var stored: Pending?
         var isOffline = false
-        /// Whether a delivery loop is running for the device.
-        var isDraining = false
+        /// The push handed to the device and not acknowledged yet.
+        var handedOut: Pending?
+        /// The device's poll waiting for a push.
+        var poller: CheckedContinuation<WirePushPollResponse, Never>?
+    }
+
+    /// Polls and waiters to resume once the router's lock is let go.
+    struct Wakeups: Sendable {
+        var polls: [(CheckedContinuation<WirePushPollResponse, Never>, WirePushPollResponse)] = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Resumes every poll and waiter. Call without the lock held.
+        func resume() {
+            for (poll, response) in polls { poll.resume(returning: response) }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        mutating func formUnion(_ other: Wakeups) {
+            polls += other.polls
+            waiters += other.waiters
+        }
     }
 
     private var mailboxes: [String: Mailbox] = [:]
@@ -76,7 +100,7 @@ struct PushRouter: Sendable {
     var coalesces = false
     /// How many of the next pushes are lost.
     var dropsNext = 0
-    /// Pushes queued for delivery or being delivered, on every device.
+    /// Pushes queued for delivery or handed out and not acknowledged, on every device.
     private var inFlight = 0
     /// Those waiting for ``inFlight`` to reach zero.
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -86,51 +110,64 @@ struct PushRouter: Sendable {
         mailboxes[deviceID]?.isOffline ?? false
     }
 
-    /// Whether the device has registered for pushes.
-    func isRegistered(_ deviceID: String) -> Bool {
-        mailboxes[deviceID]?.deliver != nil
-    }
-
-    /// What a change of registration lets go of: continuations to resume because nothing is in
-    /// flight any more, and the handler it replaced. The caller releases both after unlocking:
-    /// a handler may hold the last reference to a device, whose going away takes the lock.
-    struct Released {
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        var handler: (@Sendable (WireNotification) -> Void)?
-    }
-
-    /// Sets or clears the device's push handler; clearing it discards what waits for it.
-    mutating func register(_ deviceID: String, deliver: (@Sendable (WireNotification) -> Void)?) -> Released {
-        let replaced = mailboxes[deviceID]?.deliver
-        mailboxes[deviceID, default: Mailbox()].deliver = deliver
-        var released = deliver == nil ? discard(deviceID, forget: false) : Released()
-        released.handler = replaced
-        return released
+    /// Registers the device for pushes or unregisters it; unregistering discards what waits
+    /// for it and ends its waiting poll.
+    mutating func register(_ deviceID: String, registered: Bool) -> Wakeups {
+        guard !registered else {
+            mailboxes[deviceID, default: Mailbox()].isRegistered = true
+            return Wakeups()
+        }
+        return discard(deviceID, forget: false)
     }
 
     /// Forgets a device that went away, discarding what waits for it.
-    mutating func forget(_ deviceID: String) -> Released {
+    mutating func forget(_ deviceID: String) -> Wakeups {
         discard(deviceID, forget: true)
     }
 
-    private mutating func discard(_ deviceID: String, forget: Bool) -> Released {
-        guard var mailbox = mailboxes[deviceID] else { return Released() }
+    private mutating func discard(_ deviceID: String, forget: Bool) -> Wakeups {
+        guard var mailbox = mailboxes[deviceID] else { return Wakeups() }
         for pending in mailbox.outbox + mailbox.held + (mailbox.stored.map { [$0] } ?? []) {
             setFate(.discarded, of: pending.logID)
         }
-        inFlight -= mailbox.outbox.count
+        inFlight -= mailbox.outbox.count + (mailbox.handedOut == nil ? 0 : 1)
+        var wakeups = Wakeups()
+        if let poller = mailbox.poller { wakeups.polls.append((poller, WirePushPollResponse(delivery: nil))) }
         mailbox.outbox = []
         mailbox.held = []
         mailbox.stored = nil
+        mailbox.handedOut = nil
+        mailbox.poller = nil
+        mailbox.isRegistered = false
         mailboxes[deviceID] = forget ? nil : mailbox
-        return Released(waiters: settled(), handler: mailbox.deliver)
+        wakeups.waiters = settled()
+        return wakeups
+    }
+
+    /// A device's poll: acknowledges the push it handled, then waits for the next one (or
+    /// gets one at once). A poll of a device that is not registered gets no push; a newer poll
+    /// answers an older one of the same device with no push.
+    mutating func poll(_ deviceID: String, acknowledging: Int?, _ poller: CheckedContinuation<WirePushPollResponse, Never>) -> Wakeups {
+        var wakeups = Wakeups()
+        guard var mailbox = mailboxes[deviceID], mailbox.isRegistered else {
+            wakeups.polls.append((poller, WirePushPollResponse(delivery: nil)))
+            return wakeups
+        }
+        defer { mailboxes[deviceID] = mailbox }
+        if let acknowledging, mailbox.handedOut?.logID == acknowledging {
+            mailbox.handedOut = nil
+            inFlight -= 1
+            wakeups.waiters = settled()
+        }
+        if let older = mailbox.poller { wakeups.polls.append((older, WirePushPollResponse(delivery: nil))) }
+        mailbox.poller = poller
+        if let handOut = handOut(&mailbox) { wakeups.polls.append(handOut) }
+        return wakeups
     }
 
     /// Sends a push to a device, if it registered.
-    ///
-    /// - Returns: Whether a delivery loop must start for the device.
-    mutating func send(_ record: PushRecord) -> Bool {
-        guard mailboxes[record.deviceID]?.deliver != nil else { return false }
+    mutating func send(_ record: PushRecord) -> Wakeups {
+        guard mailboxes[record.deviceID]?.isRegistered == true else { return Wakeups() }
         let logID = firstLogID + log.count
         log.append(record)
         if log.count > Self.logLimit + Self.logLimit / 4 {
@@ -141,21 +178,21 @@ struct PushRouter: Sendable {
         if dropsNext > 0 {
             dropsNext -= 1
             setFate(.dropped, of: logID)
-            return false
+            return Wakeups()
         }
         return enqueue(Pending(logID: logID, notification: record.notification), for: record.deviceID)
     }
 
     /// Puts a push on its way to an online device: stored while the device is offline, held
-    /// while pushes are held, queued otherwise.
-    private mutating func enqueue(_ pending: Pending, for deviceID: String) -> Bool {
-        guard var mailbox = mailboxes[deviceID] else { return false }
+    /// while pushes are held, queued otherwise (and handed to its waiting poll).
+    private mutating func enqueue(_ pending: Pending, for deviceID: String) -> Wakeups {
+        guard var mailbox = mailboxes[deviceID] else { return Wakeups() }
         defer { mailboxes[deviceID] = mailbox }
         if mailbox.isOffline {
             if let replaced = mailbox.stored { setFate(.coalesced, of: replaced.logID) }
             mailbox.stored = pending
             setFate(.storedWhileOffline, of: pending.logID)
-            return false
+            return Wakeups()
         }
         if holds {
             if coalesces {
@@ -163,7 +200,7 @@ struct PushRouter: Sendable {
                 mailbox.held = []
             }
             mailbox.held.append(pending)
-            return false
+            return Wakeups()
         }
         if coalesces {
             for replaced in mailbox.outbox { setFate(.coalesced, of: replaced.logID) }
@@ -172,57 +209,42 @@ struct PushRouter: Sendable {
         }
         mailbox.outbox.append(pending)
         inFlight += 1
-        guard !mailbox.isDraining else { return false }
-        mailbox.isDraining = true
-        return true
+        var wakeups = Wakeups()
+        if let handOut = handOut(&mailbox) { wakeups.polls.append(handOut) }
+        return wakeups
+    }
+
+    /// The device's next push for its waiting poll, once the push before is acknowledged.
+    private mutating func handOut(_ mailbox: inout Mailbox) -> (CheckedContinuation<WirePushPollResponse, Never>, WirePushPollResponse)? {
+        guard mailbox.handedOut == nil, let poller = mailbox.poller, !mailbox.outbox.isEmpty else { return nil }
+        let pending = mailbox.outbox.removeFirst()
+        mailbox.handedOut = pending
+        mailbox.poller = nil
+        setFate(.delivered, of: pending.logID)
+        return (poller, WirePushPollResponse(delivery: WirePushDelivery(id: pending.logID, notification: pending.notification)))
     }
 
     /// Takes a device offline or back online; back online, the push kept for it is delivered.
-    ///
-    /// - Returns: Whether a delivery loop must start for the device.
-    mutating func setOffline(_ offline: Bool, deviceID: String) -> Bool {
+    mutating func setOffline(_ offline: Bool, deviceID: String) -> Wakeups {
         mailboxes[deviceID, default: Mailbox()].isOffline = offline
-        guard !offline, let stored = mailboxes[deviceID]?.stored else { return false }
+        guard !offline, let stored = mailboxes[deviceID]?.stored else { return Wakeups() }
         mailboxes[deviceID]?.stored = nil
         setFate(.pending, of: stored.logID)
         return enqueue(stored, for: deviceID)
     }
 
     /// Queues every held push for delivery.
-    ///
-    /// - Returns: The devices whose delivery loops must start.
-    mutating func releaseHeld() -> [String] {
-        var started: [String] = []
+    mutating func releaseHeld() -> Wakeups {
+        var wakeups = Wakeups()
         for deviceID in mailboxes.keys.sorted() {
             guard let held = mailboxes[deviceID]?.held, !held.isEmpty else { continue }
             mailboxes[deviceID]?.held = []
             let holding = holds
             holds = false
-            for pending in held where enqueue(pending, for: deviceID) { started.append(deviceID) }
+            for pending in held { wakeups.formUnion(enqueue(pending, for: deviceID)) }
             holds = holding
         }
-        return started
-    }
-
-    /// The device's next push to deliver and its handler, taken off the queue; nil ends the
-    /// device's delivery loop.
-    mutating func takeNext(_ deviceID: String) -> (Pending, @Sendable (WireNotification) -> Void)? {
-        guard var mailbox = mailboxes[deviceID] else { return nil }
-        defer { mailboxes[deviceID] = mailbox }
-        guard let deliver = mailbox.deliver, !mailbox.outbox.isEmpty else {
-            mailbox.isDraining = false
-            return nil
-        }
-        return (mailbox.outbox.removeFirst(), deliver)
-    }
-
-    /// Notes that a push taken by ``takeNext(_:)`` was handed over.
-    ///
-    /// - Returns: Continuations to resume when nothing is in flight any more.
-    mutating func delivered(_ pending: Pending) -> [CheckedContinuation<Void, Never>] {
-        setFate(.delivered, of: pending.logID)
-        inFlight -= 1
-        return settled()
+        return wakeups
     }
 
     /// Resumes `waiter` once nothing is in flight; true when nothing is now.

@@ -1,11 +1,13 @@
 import Foundation
 
-/// The source of time that the client and the embedded server share.
+/// A source of time: the server's, and each client device's.
 ///
-/// CloudKit reads time from the device and from Apple's servers. Stratus reads it from one
-/// `CloudClock`, so that tests can decide when time passes: ``ManualClock`` moves only when a test
-/// advances it, and ``SystemClock`` follows the wall clock. Server dates, retry-after windows and
-/// operation timeouts all use the clock they were given.
+/// CloudKit reads time from the device and from Apple's servers. In Stratus each side reads it
+/// from a `CloudClock` it was given, so that tests can decide when time passes: ``ManualClock``
+/// moves only when a test advances it, and ``SystemClock`` follows the wall clock. Server dates
+/// use the server's clock; request timeouts, rate-limit holds and retry-after waits use the
+/// device's. The embedded wiring gives a test's devices the server's clock, so one advance
+/// moves both; a client of a service in another process keeps its own.
 ///
 /// A clock also runs timers: ``schedule(at:_:)`` runs an action once the clock reaches a date.
 /// Actions due at the same instant run in the order they were scheduled.

@@ -166,9 +166,19 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/invalidArguments`` for a negative value.
     func modifyBadge(_ request: WireModifyBadgeRequest) async throws(WireError)
 
-    /// Registers the device that sends `context` for pushes: from now on each push for the
-    /// account the device is signed in to (and not caused by the device itself) is handed to
-    /// `deliver`, one at a time. nil unregisters. Pushes that came before registration are not
-    /// delivered. Costs no request.
-    func registerForPushes(_ context: WireRequestContext, deliver: (@Sendable (WireNotification) -> Void)?)
+    /// `pushes/register` (a Stratus extension; CloudKit Web Services' `tokens/register`):
+    /// registers the device that sends `context` for pushes, or unregisters it. Registered,
+    /// each push for the account the device is signed in to (and not caused by the device
+    /// itself) waits for the device's polls (``pollPushes(_:)``), in order; pushes that came
+    /// before registration are not delivered. Unregistering discards what waits and answers the
+    /// device's waiting poll with no push. It takes effect before it returns, so a push sent
+    /// after it is never missed. Costs no request.
+    func registerForPushes(_ context: WireRequestContext, registered: Bool)
+
+    /// `pushes/poll`: the device's next push, waiting until there is one; acknowledges the push
+    /// the device handled before (`acknowledging`). A push counts as handled only once
+    /// acknowledged, so a test that waits for pushes to settle waits for the device's handler.
+    /// Answers no push when the device is not registered, or stops being (and a newer poll of
+    /// the same device answers the older one so). Costs no request.
+    func pollPushes(_ request: WirePushPollRequest) async -> WirePushPollResponse
 }
