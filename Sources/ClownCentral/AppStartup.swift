@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusToolkit
 import Synchronization
 
 /// The app start-up of WWDC 2015's "Advanced NSOperations", on CloudKit: settings, then a

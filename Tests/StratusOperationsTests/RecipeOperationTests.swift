@@ -1,4 +1,5 @@
 @_spi(Testing) import Stratus
+import StratusToolkit
 import Synchronization
 import XCTest
 import _StratusTestSupport

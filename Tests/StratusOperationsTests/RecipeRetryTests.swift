@@ -1,4 +1,5 @@
 @_spi(Testing) import Stratus
+import StratusToolkit
 import XCTest
 import _StratusTestSupport
 

@@ -1,4 +1,5 @@
 import Stratus
+import StratusToolkit
 import _StratusTestSupport
 import XCTest
 

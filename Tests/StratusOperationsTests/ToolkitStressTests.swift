@@ -1,4 +1,5 @@
 import Stratus
+import StratusToolkit
 import Synchronization
 import XCTest
 import _StratusTestSupport

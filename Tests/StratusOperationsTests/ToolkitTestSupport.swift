@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusToolkit
 import Synchronization
 import XCTest
 

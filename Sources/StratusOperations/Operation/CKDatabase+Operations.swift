@@ -34,7 +34,7 @@ extension CKContainer {
 extension CKOperation {
     /// Marks `operation` as taken by a Stratus queue; false, with a warning, when it cannot be
     /// added again.
-    static func claimForQueue(_ operation: CKOperation) -> Bool {
+    package static func claimForQueue(_ operation: CKOperation) -> Bool {
         if operation.isFinished || operation.isExecuting {
             runtimeWarning("operation \(operation.operationID) is \(operation.isFinished ? "finished" : "executing") and was not added again")
             return false

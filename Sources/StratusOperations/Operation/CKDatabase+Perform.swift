@@ -33,7 +33,7 @@ extension CKDatabase {
     /// Gives a convenience call's operation its configuration: the one `configuredWith` set,
     /// if any, and its group; `.userInitiated` quality of service unless that configuration or
     /// group sets another.
-    func applyConvenienceSettings(to operation: CKOperation) {
+    package func applyConvenienceSettings(to operation: CKOperation) {
         if let configuration = convenienceSettings?.configuration as? CKOperation.Configuration {
             operation.configuration = configuration
         }
@@ -48,7 +48,7 @@ extension CKDatabase {
 
 extension Error {
     /// Whether this is a `partialFailure`: some items failed, and their results say which.
-    var isPartialFailure: Bool {
+    package var isPartialFailure: Bool {
         (self as? CKError)?.code == .partialFailure
     }
 }

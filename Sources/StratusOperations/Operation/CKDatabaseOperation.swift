@@ -17,7 +17,7 @@ public class CKDatabaseOperation: CKOperation, @unchecked Sendable {
         }
     }
 
-    override var targetDatabase: CKDatabase {
+    override package var targetDatabase: CKDatabase {
         database ?? effectiveContainer.privateCloudDatabase
     }
 }

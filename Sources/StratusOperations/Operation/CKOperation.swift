@@ -51,16 +51,28 @@ public class CKOperation: Operation, @unchecked Sendable {
     private let userCompletionBlock = Locked<(@Sendable () -> Void)?>(nil)
     private let resourceDeadline = Locked<Date?>(nil)
     /// Set when a Stratus queue took the operation, so a second `add(_:)` can be refused.
-    let isEnqueuedByStratus = Locked(false)
+    package let isEnqueuedByStratus = Locked(false)
     /// Every block of the operation and its subclass, each under its property's name; all are
     /// released once the final block has returned.
     let blocks = OperationBlocks()
     /// The error of the condition that stopped the operation before it started, if one did.
-    let conditionFailure = Locked<CKError?>(nil)
+    package let conditionFailure = Locked<CKError?>(nil)
+    /// Told from `start()` once the operation knows it will do its work: the operations
+    /// toolkit (`StratusToolkit`, which this module cannot see) sets it when it attaches to
+    /// the operation, to tell the operation's observers.
+    package let startObserver = Locked<(@Sendable (CKOperation) -> Void)?>(nil)
+    /// The queue that started the operation (`OperationQueue.current` in `start()`), where the
+    /// operations it produces go when it was not added through the toolkit.
+    package var startingQueue: OperationQueue? { storedStartingQueue.value.queue }
+    private let storedStartingQueue = Locked(WeakQueue())
+
+    private struct WeakQueue {
+        weak var queue: OperationQueue?
+    }
     /// The error the final block was given, set before the operation is finished: the
     /// request's error from ``finish(with:_:)``, or the `partialFailure` an operation with
     /// per-item results works out as it delivers them.
-    let finishedError = Locked<CKError?>(nil)
+    package let finishedError = Locked<CKError?>(nil)
 
     /// Creates an operation with a fresh configuration.
     public override init() {
@@ -110,7 +122,7 @@ public class CKOperation: Operation, @unchecked Sendable {
     }
 
     /// The database requests go to; a database operation names its own.
-    var targetDatabase: CKDatabase {
+    package var targetDatabase: CKDatabase {
         effectiveContainer.privateCloudDatabase
     }
 
@@ -225,7 +237,8 @@ public class CKOperation: Operation, @unchecked Sendable {
             finish(with: error) { self.reportFailure(error) }
             return
         }
-        OperationAttachment.operationDidStart(self)
+        storedStartingQueue.value = WeakQueue(queue: OperationQueue.current)
+        startObserver.value?(self)
         if resolvedConfiguration.isLongLived {
             LongLivedOperations.register(self)
             deliver {
@@ -293,7 +306,7 @@ public class CKOperation: Operation, @unchecked Sendable {
 
     /// Called once the operation is finished, after its final block; Stratus's own
     /// convenience methods wait on it.
-    let afterFinishing = Locked<(@Sendable () -> Void)?>(nil)
+    package let afterFinishing = Locked<(@Sendable () -> Void)?>(nil)
 
     /// The standard `Operation` completion block. It runs after the final block, once, and is
     /// then released, so a block that captures its operation does not keep it alive.

@@ -8,10 +8,10 @@ import Foundation
 /// marking itself cancelled, so one the removal makes ready starts cancelled), and stays alive
 /// until each of them has finished: a dependency that was already finishing when it was
 /// removed may still reach the operation it no longer blocks.
-enum CancelledDependencies {
+package enum CancelledDependencies {
     /// Removes `operation`'s unfinished dependencies with `remove`, and keeps `operation`
     /// alive until each of them has finished.
-    static func release(_ operation: Operation, remove: (Operation) -> Void) {
+    package static func release(_ operation: Operation, remove: (Operation) -> Void) {
         let unfinished = operation.dependencies.filter { !$0.isFinished }
         unfinished.forEach(remove)
         for dependency in unfinished {

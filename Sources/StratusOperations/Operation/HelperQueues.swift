@@ -14,7 +14,7 @@ import Synchronization
 /// `addOperation(_:)` is taking it in can be left ready but never started, until something
 /// makes its queue look again; so the queue is told to look once more right after each
 /// operation is added.
-enum HelperQueues {
+package enum HelperQueues {
     private static let queues: [OperationQueue] = (0..<64).map { index in
         let queue = OperationQueue()
         queue.name = "stratus.helper.\(index)"
@@ -24,7 +24,7 @@ enum HelperQueues {
     private static let next = Atomic<Int>(0)
 
     /// Adds `operation` to the next queue; it starts once its dependencies have finished.
-    static func add(_ operation: Operation) {
+    package static func add(_ operation: Operation) {
         let index = next.add(1, ordering: .relaxed).oldValue
         let queue = queues[index & (queues.count - 1)]
         queue.addOperation(operation)

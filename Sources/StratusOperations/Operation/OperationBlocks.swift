@@ -19,14 +19,17 @@ import Foundation
 /// ``releaseAll()`` empties the store for good, so blocks that capture their operation do not
 /// keep it alive. A block set after that would never be called, so it is dropped at once
 /// instead of being kept until the operation goes away.
-final class OperationBlocks: @unchecked Sendable {
+package final class OperationBlocks: @unchecked Sendable {
     private let lock = NSLock()
     private var blocks: [String: Any] = [:]
     private var isReleased = false
 
+    /// Creates an empty store.
+    package init() {}
+
     /// The block stored under `name`, the calling property's name unless given (code that
     /// must not call a deprecated property names its key), or nil.
-    func get<Block>(_ name: String = #function) -> Block? {
+    package func get<Block>(_ name: String = #function) -> Block? {
         guard let stored = lock.withLock({ blocks[name] }) else { return nil }
         guard let block = stored as? Block else {
             assertionFailure("the block \(name) is a \(type(of: stored)), not a \(Block.self)")
@@ -37,7 +40,7 @@ final class OperationBlocks: @unchecked Sendable {
 
     /// Stores `block` under `name`, the calling property's name unless given; nil removes it.
     /// After ``releaseAll()`` the block is dropped.
-    func set<Block>(_ block: Block?, _ name: String = #function) {
+    package func set<Block>(_ block: Block?, _ name: String = #function) {
         // The replaced block is destroyed after the lock is given up, so whatever it captured
         // may touch the operation's blocks while it goes away.
         let replaced: Any? = lock.withLock {
@@ -49,7 +52,7 @@ final class OperationBlocks: @unchecked Sendable {
 
     /// Drops every block and every block set from now on. The operation calls it once its final
     /// block has returned.
-    func releaseAll() {
+    package func releaseAll() {
         let released = lock.withLock {
             isReleased = true
             defer { blocks = [:] }

@@ -175,7 +175,7 @@ extension CKRecord {
 extension CKError {
     /// The `partialFailure` summing up the failed items of `results`, keyed by their IDs, or
     /// nil when every item succeeded.
-    static func partialFailure<ID: Hashable, Value>(of results: [(ID, Result<Value, any Error>)]) -> CKError? {
+    package static func partialFailure<ID: Hashable, Value>(of results: [(ID, Result<Value, any Error>)]) -> CKError? {
         var errors: [AnyHashable: any Error] = [:]
         for (id, result) in results {
             if case .failure(let error) = result { errors[AnyHashable(id)] = error }

@@ -1,0 +1,41 @@
+import Foundation
+import StratusCore
+import StratusOperations
+
+extension CKOperation: OperationErrorReporting, StartReporting {
+    /// Stops the operation before it sends anything: when it starts, it reports `error` to
+    /// every item and to its final block, as cancellation reports `operationCancelled`, and
+    /// sends no request. A `CKError` is reported as it is; any other error inside a `CKError`
+    /// with code `operationCancelled` that names the failure and carries the error under
+    /// `NSUnderlyingErrorKey`.
+    ///
+    /// - SeeAlso: ``OperationErrorReporting/conditionDidFail(with:)``
+    public func conditionDidFail(with error: any Error) {
+        let reported = CKError.reporting(conditionFailure: error)
+        conditionFailure.withValue { stored in
+            if stored == nil { stored = reported }
+        }
+    }
+
+    /// The error the final block reported, once the operation has finished: a whole-operation
+    /// error, `partialFailure`, `operationCancelled`, or a condition's error; empty on success.
+    ///
+    /// - SeeAlso: ``OperationErrorReporting/reportedErrors``
+    public var reportedErrors: [any Error] {
+        guard isFinished, let error = finishedError.value else { return [] }
+        return [error]
+    }
+}
+
+extension CKError {
+    /// The error an operation stopped by a condition reports: a `CKError` as it is; any other
+    /// error inside a `CKError` with code `operationCancelled` that names the failure and
+    /// carries the error under `NSUnderlyingErrorKey`.
+    static func reporting(conditionFailure error: any Error) -> CKError {
+        (error as? CKError) ?? CKError(
+            .operationCancelled,
+            message: "the operation did not run: \(error)",
+            extra: [NSUnderlyingErrorKey: error]
+        )
+    }
+}
