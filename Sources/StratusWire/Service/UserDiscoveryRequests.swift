@@ -27,8 +27,10 @@ public struct WireUserLookupInfo: Hashable, Sendable {
 }
 
 /// A person's name as the server knows it: `PersonNameComponents`' parts that CloudKit
-/// returns for a discovered user.
-public struct WireNameComponents: Hashable, Sendable {
+/// returns for a discovered user. Its JSON is CloudKit Web Services' `nameComponents`
+/// dictionary (`namePrefix`, `givenName`, `middleName`, `familyName`, `nameSuffix`,
+/// `nickname`).
+public struct WireNameComponents: Hashable, Sendable, Codable {
     /// A title such as "Dr.".
     public var namePrefix: String?
     /// The given (first) name.

@@ -4,7 +4,7 @@
 /// equal (see ``WireZoneID``): a server stores names as bytes, so the canonically equivalent
 /// but differently spelled `"Zon\u{E9}"` and `"Zone\u{301}"` name two records. ``WireName``
 /// explains the rule.
-public struct WireRecordID: Hashable, Sendable, Codable {
+public struct WireRecordID: Hashable, Sendable {
     /// The record's name, unique within its zone.
     public var recordName: String
     /// The zone that holds the record.

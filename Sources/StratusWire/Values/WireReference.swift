@@ -1,7 +1,7 @@
 /// A link from one record to another: the value twin of `CKRecord.Reference`.
-public struct WireReference: Hashable, Sendable, Codable {
+public struct WireReference: Hashable, Sendable {
     /// What happens to the record that holds the reference when its target is deleted.
-    public enum Action: Int, Hashable, Sendable, Codable {
+    public enum Action: Int, Hashable, Sendable {
         /// Nothing: the reference simply dangles.
         case none = 0
         /// The record holding the reference is deleted with its target.

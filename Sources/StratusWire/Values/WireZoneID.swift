@@ -3,7 +3,7 @@
 /// The value twin of `CKRecordZone.ID`: a zone name and the name of the user who owns it. Two
 /// IDs are equal when both names have the same UTF-8 bytes, as a server stores them; canonical
 /// equivalence (Swift's `String` equality) is not enough. ``WireName`` explains the rule.
-public struct WireZoneID: Hashable, Sendable, Codable {
+public struct WireZoneID: Hashable, Sendable {
     /// CloudKit's name of every database's default zone: `_defaultZone`.
     public static let defaultZoneName = "_defaultZone"
     /// CloudKit's stand-in for the current user as a zone owner: `__defaultOwner__`.

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Per-item results as CloudKit Web Services writes them: an array with one element per item,
+/// in request order, each the value's own dictionary or an error dictionary (told apart by
+/// `serverErrorCode`), with the item's ID keys beside it (`recordName` and `zoneID` for a
+/// record, `zoneID` for a zone, `subscriptionID` for a subscription, …). A success without a
+/// value (a deletion) is `{"deleted": true}`.
+enum JSONItems {
+    /// Writes `results` into `container`: `id` writes an item's ID keys, `value` its value.
+    static func encode<ID, Value>(
+        _ results: [WireItemResult<ID, Value>],
+        into container: inout any UnkeyedEncodingContainer,
+        id: (ID, any Encoder) throws -> Void,
+        value: (Value, any Encoder) throws -> Void
+    ) throws {
+        for item in results {
+            let encoder = container.superEncoder()
+            switch item.result {
+            case .success(let success): try value(success, encoder)
+            case .failure(let error): try error.encode(to: encoder)
+            }
+            try id(item.id, encoder)
+        }
+    }
+
+    /// Reads what ``encode(_:into:id:value:)`` wrote.
+    static func decode<ID, Value>(
+        from container: inout any UnkeyedDecodingContainer,
+        id: (any Decoder) throws -> ID,
+        value: (any Decoder) throws -> Value
+    ) throws -> [WireItemResult<ID, Value>] {
+        var results: [WireItemResult<ID, Value>] = []
+        while !container.isAtEnd {
+            let decoder = try container.superDecoder()
+            let itemID = try id(decoder)
+            let isError = try decoder.container(keyedBy: JSONKey.self).contains(JSONKey("serverErrorCode"))
+            results.append(WireItemResult(id: itemID, result: isError ? .failure(try WireError(from: decoder)) : .success(try value(decoder))))
+        }
+        return results
+    }
+
+    // MARK: - ID keys
+
+    /// A record's ID: `recordName` and `zoneID`.
+    static func encodeRecordID(_ id: WireRecordID, to encoder: any Encoder) throws {
+        try id.encode(to: encoder)
+    }
+
+    /// Reads ``encodeRecordID(_:to:)``.
+    static func decodeRecordID(from decoder: any Decoder) throws -> WireRecordID {
+        try WireRecordID(from: decoder)
+    }
+
+    /// A zone's ID: `zoneID`.
+    static func encodeZoneID(_ id: WireZoneID, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(id, forKey: JSONKey("zoneID"))
+    }
+
+    /// Reads ``encodeZoneID(_:to:)``.
+    static func decodeZoneID(from decoder: any Decoder) throws -> WireZoneID {
+        try decoder.container(keyedBy: JSONKey.self).decode(WireZoneID.self, forKey: JSONKey("zoneID"))
+    }
+
+    /// A string ID under `key`, such as `subscriptionID`.
+    static func encodeString(_ key: String) -> (String, any Encoder) throws -> Void {
+        { id, encoder in
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(id, forKey: JSONKey(key))
+        }
+    }
+
+    /// Reads ``encodeString(_:)``.
+    static func decodeString(_ key: String) -> (any Decoder) throws -> String {
+        { decoder in try decoder.container(keyedBy: JSONKey.self).decode(String.self, forKey: JSONKey(key)) }
+    }
+
+    // MARK: - Values
+
+    /// A success without a value: `{"deleted": true}`.
+    static func encodeDeleted(_: Void, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(true, forKey: JSONKey("deleted"))
+    }
+
+    /// Reads ``encodeDeleted(_:to:)``.
+    static func decodeDeleted(from decoder: any Decoder) throws {}
+
+    /// A `Codable` value's own dictionary.
+    static func encodeValue<Value: Encodable>(_ value: Value, to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+
+    /// Reads ``encodeValue(_:to:)``.
+    static func decodeValue<Value: Decodable>(from decoder: any Decoder) throws -> Value {
+        try Value(from: decoder)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A participant's permission as CKWS names it: `UNKNOWN`, `NONE`, `READ_ONLY`, `READ_WRITE`.
+extension WireParticipantPermission: Codable {
+    private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.none, "NONE"), (.readOnly, "READ_ONLY"), (.readWrite, "READ_WRITE")]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try JSONEnumeration.decode(from: decoder, Self.names, what: "a share permission")
+    }
+}
+
+/// A participant's role as CKWS names its type: `UNKNOWN`, `OWNER`, `USER`, `PUBLIC_USER`
+/// (and `ADMINISTRATOR`, which CloudKit's native API does not have: `invalidArguments`).
+extension WireParticipantRole: Codable {
+    private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.owner, "OWNER"), (.privateUser, "USER"), (.publicUser, "PUBLIC_USER")]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try JSONEnumeration.decode(from: decoder, Self.names, what: "a participant type")
+    }
+}
+
+/// A participant's acceptance status as CKWS names it: `UNKNOWN`, `INVITED` (the native
+/// `pending`; `PENDING` is read too), `ACCEPTED`, `REMOVED`.
+extension WireParticipantAcceptanceStatus: Codable {
+    private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.pending, "INVITED"), (.accepted, "ACCEPTED"), (.removed, "REMOVED"), (.pending, "PENDING")]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try JSONEnumeration.decode(from: decoder, Self.names, what: "an acceptance status")
+    }
+}
+
+/// A share participant as CKWS writes it: `{userIdentity, permission, type, acceptanceStatus}`,
+/// plus Stratus's `participantID`, which names the participant within its share.
+extension WireShareParticipant: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case participantID, userIdentity, permission, type, acceptanceStatus
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(participantID, forKey: .participantID)
+        try container.encode(identity, forKey: .userIdentity)
+        try container.encode(permission, forKey: .permission)
+        try container.encode(role, forKey: .type)
+        try container.encode(acceptanceStatus, forKey: .acceptanceStatus)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            participantID: try container.decodeIfPresent(String.self, forKey: .participantID) ?? "",
+            identity: try container.decode(WireUserIdentity.self, forKey: .userIdentity),
+            role: try container.decodeIfPresent(WireParticipantRole.self, forKey: .type) ?? .unknown,
+            acceptanceStatus: try container.decodeIfPresent(WireParticipantAcceptanceStatus.self, forKey: .acceptanceStatus) ?? .unknown,
+            permission: try container.decodeIfPresent(WireParticipantPermission.self, forKey: .permission) ?? .unknown
+        )
+    }
+}
+
+/// A user identity as CKWS writes it: `{userRecordName, lookupInfo, nameComponents}`, plus
+/// Stratus's `contactIdentifiers` and `hasiCloudAccount`.
+extension WireUserIdentity: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case userRecordName, lookupInfo, nameComponents, contactIdentifiers, hasiCloudAccount
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(userRecordName, forKey: .userRecordName)
+        try container.encodeIfPresent(lookupInfo, forKey: .lookupInfo)
+        try container.encodeIfPresent(nameComponents, forKey: .nameComponents)
+        if !contactIdentifiers.isEmpty { try container.encode(contactIdentifiers, forKey: .contactIdentifiers) }
+        try container.encode(hasiCloudAccount, forKey: .hasiCloudAccount)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let userRecordName = try container.decodeIfPresent(String.self, forKey: .userRecordName)
+        self.init(
+            userRecordName: userRecordName,
+            lookupInfo: try container.decodeIfPresent(WireUserLookupInfo.self, forKey: .lookupInfo),
+            nameComponents: try container.decodeIfPresent(WireNameComponents.self, forKey: .nameComponents),
+            contactIdentifiers: try container.decodeIfPresent([String].self, forKey: .contactIdentifiers) ?? [],
+            hasiCloudAccount: try container.decodeIfPresent(Bool.self, forKey: .hasiCloudAccount) ?? (userRecordName != nil)
+        )
+    }
+}
+
+/// A lookup info as CKWS writes it: `{emailAddress, phoneNumber, userRecordName}` (the user
+/// record ID's zone is the default zone).
+extension WireUserLookupInfo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case emailAddress, phoneNumber, userRecordName
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(emailAddress, forKey: .emailAddress)
+        try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
+        try container.encodeIfPresent(userRecordID?.recordName, forKey: .userRecordName)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            emailAddress: try container.decodeIfPresent(String.self, forKey: .emailAddress),
+            phoneNumber: try container.decodeIfPresent(String.self, forKey: .phoneNumber),
+            userRecordID: try container.decodeIfPresent(String.self, forKey: .userRecordName).map { WireRecordID(recordName: $0) }
+        )
+    }
+}
+
+/// Reads an enumeration's CKWS name.
+enum JSONEnumeration {
+    /// The case `names` pairs with the string `decoder` holds.
+    static func decode<Value>(from decoder: any Decoder, _ names: [(Value, String)], what: String) throws -> Value {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let value = names.first(where: { $0.1 == name })?.0 else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(name)' is not \(what) (\(names.map(\.1).joined(separator: ", ")))")
+        }
+        return value
+    }
+}
