@@ -29,7 +29,7 @@ public struct WireRecordsLookupResponse: Sendable {
 }
 
 /// How a save treats the server's copy of a record: `CKModifyRecordsOperation.RecordSavePolicy`.
-public enum WireSavePolicy: Int, Hashable, Sendable, Codable, CaseIterable {
+public enum WireSavePolicy: Int, Hashable, Sendable, CaseIterable {
     /// Save only if the client's change tag is the server's; send the changed keys.
     case ifServerRecordUnchanged = 0
     /// Overwrite the changed keys without comparing change tags.

@@ -1,0 +1,183 @@
+import Foundation
+
+/// `zones/lookup` as CloudKit Web Services shapes it: `{"zones": [zoneID, …]}`, an array of
+/// zone-ID dictionaries.
+extension WireZonesLookupRequest: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case zones
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(zoneIDs, forKey: .zones)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(context: try decoder.requestContext(), zoneIDs: try container.decode([WireZoneID].self, forKey: .zones))
+    }
+}
+
+/// The answer to `zones/lookup` as CKWS writes it: `{"zones": […]}`, one element per requested
+/// zone in order, the zone dictionary or an error dictionary, with the requested `zoneID`
+/// (``JSONItems``). When the zone's own ID differs from the requested one byte for byte, the
+/// zone's goes under the Stratus extension `stratusZoneID`.
+extension WireZonesLookupResponse: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case zones
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .zones)
+        try JSONZoneResults.encode(results, into: &items)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .zones)
+        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone))
+    }
+}
+
+/// The answer to `zones/list` as CKWS writes it: `{"zones": [zone, …]}`. An error element,
+/// which CKWS may send in its place, is `invalidArguments` naming it: the list holds zones only.
+extension WireZonesListResponse: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case zones
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(zones, forKey: .zones)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var items = try container.nestedUnkeyedContainer(forKey: .zones)
+        var zones: [WireZone] = []
+        while !items.isAtEnd {
+            let item = try items.superDecoder()
+            if try item.container(keyedBy: JSONKey.self).contains(JSONKey("serverErrorCode")) {
+                let error = try WireError(from: item)
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: item.codingPath,
+                    debugDescription: "a zone list holds zones, not errors (\(WireError.serverErrorCode(for: error.code)): \(error.message))"
+                ))
+            }
+            zones.append(try WireZone(from: item))
+        }
+        self.init(zones: zones)
+    }
+}
+
+/// `zones/modify` as CKWS shapes it: `{"operations": [{"operationType": "create", "zone":
+/// {…}}, {"operationType": "delete", "zone": {"zoneID": {…}}}]}`, the saves first, then the
+/// deletes, each in order; a created zone is the whole zone dictionary (``WireZone``). An
+/// unknown `operationType`, and a save after a delete, are `invalidArguments` naming
+/// `operations[i].operationType`.
+extension WireZonesModifyRequest: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case operations
+    }
+
+    private enum OperationKeys: String, CodingKey {
+        case operationType, zone
+    }
+
+    private enum ZoneKeys: String, CodingKey {
+        case zoneID
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var operations = container.nestedUnkeyedContainer(forKey: .operations)
+        for zone in saves {
+            var operation = operations.nestedContainer(keyedBy: OperationKeys.self)
+            try operation.encode("create", forKey: .operationType)
+            try operation.encode(zone, forKey: .zone)
+        }
+        for zoneID in deletes {
+            var operation = operations.nestedContainer(keyedBy: OperationKeys.self)
+            try operation.encode("delete", forKey: .operationType)
+            var zone = operation.nestedContainer(keyedBy: ZoneKeys.self, forKey: .zone)
+            try zone.encode(zoneID, forKey: .zoneID)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var operations = try container.nestedUnkeyedContainer(forKey: .operations)
+        var saves: [WireZone] = []
+        var deletes: [WireZoneID] = []
+        while !operations.isAtEnd {
+            let operation = try operations.nestedContainer(keyedBy: OperationKeys.self)
+            switch try operation.decode(String.self, forKey: .operationType) {
+            case "create":
+                guard deletes.isEmpty else {
+                    throw DecodingError.invalid(OperationKeys.operationType, in: operation, "a save cannot follow a delete: a modify lists its saves, then its deletes")
+                }
+                saves.append(try operation.decode(WireZone.self, forKey: .zone))
+            case "delete":
+                deletes.append(try operation.nestedContainer(keyedBy: ZoneKeys.self, forKey: .zone).decode(WireZoneID.self, forKey: .zoneID))
+            case let other:
+                throw DecodingError.invalid(OperationKeys.operationType, in: operation, "'\(other)' is not a zone operation type (create, delete)")
+            }
+        }
+        self.init(context: try decoder.requestContext(), saves: saves, deletes: deletes)
+    }
+}
+
+/// The answer to `zones/modify` as CKWS writes it: `{"zones": […]}`, one element per operation
+/// in request order, so the saves' results, then the deletes': a zone as in
+/// ``WireZonesLookupResponse``, a deletion as CKWS's `{"zoneID": {…}, "deleted": true}`, a
+/// failure as the error dictionary with `zoneID` beside. Every result of a delete also carries
+/// the Stratus extension `"operationType": "delete"` (``JSONSavesThenDeletes``).
+extension WireZonesModifyResponse: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case zones
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .zones)
+        try JSONZoneResults.encode(saveResults, into: &items)
+        try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "delete", into: &items, id: JSONItems.encodeZoneID)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .zones)
+        let (saves, deletes) = try JSONSavesThenDeletes.decode(
+            from: &items, saveTypes: ["create"], deleteTypes: ["delete"], id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone
+        )
+        self.init(saveResults: saves, deleteResults: deletes)
+    }
+}
+
+/// Per-zone results whose successes are zones (``JSONItems`` with `zoneID`): the zone's own
+/// ID, when it is not the item's byte for byte, goes under the Stratus extension
+/// `stratusZoneID`.
+private enum JSONZoneResults {
+    static let ownIDKey = JSONKey("stratusZoneID")
+
+    static func encode(_ results: [WireItemResult<WireZoneID, WireZone>], into container: inout any UnkeyedEncodingContainer) throws {
+        let paired = results.map { item in WireItemResult(id: item.id, result: item.result.map { (item.id, $0) }) }
+        try JSONItems.encode(paired, into: &container, id: JSONItems.encodeZoneID) { pair, encoder in
+            let (itemID, zone) = pair
+            try zone.encode(to: encoder)
+            if zone.zoneID != itemID {
+                var keyed = encoder.container(keyedBy: JSONKey.self)
+                try keyed.encode(zone.zoneID, forKey: ownIDKey)
+            }
+        }
+    }
+
+    static func decodeZone(from decoder: any Decoder) throws -> WireZone {
+        var zone = try WireZone(from: decoder)
+        if let ownID = try decoder.container(keyedBy: JSONKey.self).decodeIfPresent(WireZoneID.self, forKey: ownIDKey) {
+            zone.zoneID = ownID
+        }
+        return zone
+    }
+}
