@@ -1,5 +1,5 @@
 /// The state of the iCloud account a device is signed in to: `CKAccountStatus`'s raw values.
-public enum WireAccountStatus: Int, Hashable, Sendable, Codable, CaseIterable {
+public enum WireAccountStatus: Int, Hashable, Sendable, CaseIterable {
     /// The state could not be determined.
     case couldNotDetermine = 0
     /// An account is signed in and usable.
