@@ -101,11 +101,12 @@ extension WireUserIdentity: Codable {
     }
 }
 
-/// A lookup info as CKWS writes it: `{emailAddress, phoneNumber, userRecordName}` (the user
-/// record ID's zone is the default zone).
+/// A lookup info as CKWS writes it: `{emailAddress, phoneNumber, userRecordName}`; a user
+/// record ID outside the default zone (which the server refuses) keeps its zone under the
+/// Stratus extension `userRecordZoneID`, so the refusal survives the crossing.
 extension WireUserLookupInfo: Codable {
     private enum CodingKeys: String, CodingKey {
-        case emailAddress, phoneNumber, userRecordName
+        case emailAddress, phoneNumber, userRecordName, userRecordZoneID
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -113,14 +114,16 @@ extension WireUserLookupInfo: Codable {
         try container.encodeIfPresent(emailAddress, forKey: .emailAddress)
         try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
         try container.encodeIfPresent(userRecordID?.recordName, forKey: .userRecordName)
+        if let zoneID = userRecordID?.zoneID, zoneID != .defaultZone { try container.encode(zoneID, forKey: .userRecordZoneID) }
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let zoneID = try container.decodeIfPresent(WireZoneID.self, forKey: .userRecordZoneID) ?? .defaultZone
         self.init(
             emailAddress: try container.decodeIfPresent(String.self, forKey: .emailAddress),
             phoneNumber: try container.decodeIfPresent(String.self, forKey: .phoneNumber),
-            userRecordID: try container.decodeIfPresent(String.self, forKey: .userRecordName).map { WireRecordID(recordName: $0) }
+            userRecordID: try container.decodeIfPresent(String.self, forKey: .userRecordName).map { WireRecordID(recordName: $0, zoneID: zoneID) }
         )
     }
 }
