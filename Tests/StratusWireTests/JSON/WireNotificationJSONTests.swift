@@ -216,6 +216,45 @@ final class WireNotificationJSONTests: XCTestCase {
 
     // MARK: - Malformed input
 
+    /// Every decoding of `text` with bytes changed, dropped or cut short either succeeds or is
+    /// `invalidArguments`; none crashes.
+    private func assertMangledCopiesDecodeOrAreInvalid<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let original = Array(text.utf8)
+        let replacements = Array(#"{}[]",:0-9eE."a\"#.utf8)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<2_000 {
+            var bytes = original
+            for _ in 0..<(1 + next(3)) {
+                let index = next(bytes.count)
+                switch next(3) {
+                case 0: bytes[index] = replacements[next(replacements.count)]
+                case 1: bytes.remove(at: index)
+                default: bytes.removeSubrange(index...)
+                }
+                if bytes.isEmpty { break }
+            }
+            do {
+                if let context {
+                    _ = try WireJSON.decode(type, from: Data(bytes), context: context)
+                } else {
+                    _ = try WireJSON.decode(type, from: Data(bytes))
+                }
+            } catch {
+                XCTAssertEqual(error.code, .invalidArguments, String(decoding: bytes, as: UTF8.self), file: file, line: line)
+            }
+        }
+    }
+
+    func testMangledNotificationBodiesDecodeOrAreInvalidArgumentsNeverACrash() throws {
+        let notifications = everyNotification()
+        assertMangledCopiesDecodeOrAreInvalid(WireNotificationChangesResponse.self, try json(WireNotificationChangesResponse(notifications: Array(notifications.prefix(4)), token: [1, 2, 3], moreComing: true)))
+        assertMangledCopiesDecodeOrAreInvalid(WirePushPollResponse.self, try json(WirePushPollResponse(delivery: WirePushDelivery(id: 3, notification: notifications[1]))))
+    }
+
     func testMalformedNotificationsAreInvalidArgumentsNamingTheKey() {
         assertInvalid(decodeError(WireNotification.self, #"{"aps":{}}"#), naming: "ck")
         assertInvalid(decodeError(WireNotification.self, #"{"ck":{"qry":{},"met":{}}}"#), naming: "ck")

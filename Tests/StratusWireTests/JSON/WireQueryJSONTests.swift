@@ -356,6 +356,54 @@ final class WireQueryJSONTests: XCTestCase {
         XCTAssertEqual(decodeError(WireQueryRequest.self, "{}")?.code, .invalidArguments, "a request decodes only with its context")
     }
 
+
+    /// Every decoding of `text` with bytes changed, dropped or cut short either succeeds or is
+    /// `invalidArguments`; none crashes.
+    private func assertMangledCopiesDecodeOrAreInvalid<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let original = Array(text.utf8)
+        let replacements = Array(#"{}[]",:0-9eE."a\"#.utf8)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<2_000 {
+            var bytes = original
+            for _ in 0..<(1 + next(3)) {
+                let index = next(bytes.count)
+                switch next(3) {
+                case 0: bytes[index] = replacements[next(replacements.count)]
+                case 1: bytes.remove(at: index)
+                default: bytes.removeSubrange(index...)
+                }
+                if bytes.isEmpty { break }
+            }
+            do {
+                if let context {
+                    _ = try WireJSON.decode(type, from: Data(bytes), context: context)
+                } else {
+                    _ = try WireJSON.decode(type, from: Data(bytes))
+                }
+            } catch {
+                XCTAssertEqual(error.code, .invalidArguments, String(decoding: bytes, as: UTF8.self), file: file, line: line)
+            }
+        }
+    }
+
+    func testMangledQueryBodiesDecodeOrAreInvalidArgumentsNeverACrash() throws {
+        let predicate = WirePredicate.and([
+            .compare(.field("title"), .equal, .value(.string("Clowns"))), .not(.isIn(.creationDate, [.date(Date(timeIntervalSince1970: 1))])),
+            .near(.field("where"), center: paris, kilometres: 1, inclusive: false), .tokens(.any, ["red"]),
+        ])
+        let requests = [
+            WireQueryRequest(context: context, query: WireQuery(recordType: "Party", predicate: predicate, sortDescriptors: [WireSortDescriptor(field: .field("where"), ascending: true, relativeLocation: paris)]), zoneID: zone, cursor: [1, 2], resultsLimit: 5, desiredKeys: ["a"]),
+            WireQueryRequest(context: context, query: WireQuery(recordType: "Party", predicate: .not(.and([predicate, .between(.field("n"), .now, .value(.int64(3)))])))),
+        ]
+        for request in requests {
+            assertMangledCopiesDecodeOrAreInvalid(WireQueryRequest.self, try json(request), context: context)
+        }
+    }
+
     // MARK: - Depth
 
     private func nots(_ count: Int, around leaf: String = #"{"comparator":"TRUE"}"#) -> String {
