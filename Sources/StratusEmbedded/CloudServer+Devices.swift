@@ -18,8 +18,18 @@ extension CloudServer {
     /// let phone = server.container(identifier: "iCloud.com.example.clowns", account: "john")
     /// let guest = server.container(identifier: "iCloud.com.example.clowns", account: nil)
     /// ```
+    ///
+    /// With the environment variable `STRATUS_WIRE=json`, the container's requests and answers
+    /// cross as JSON (``JSONWireService``), as a network transport's would.
     public func container(identifier: String, account: String?) -> CKContainer {
-        CKContainer(identifier: identifier, service: self, device: makeDevice(containerIdentifier: identifier, account: account))
+        CKContainer(identifier: identifier, service: clientService, device: makeDevice(containerIdentifier: identifier, account: account))
+    }
+
+    /// The service the devices this wiring makes send to: this server, or, with
+    /// `STRATUS_WIRE=json`, this server behind ``JSONWireService``, so that every request and
+    /// answer crosses as JSON.
+    var clientService: any CloudService {
+        ProcessInfo.processInfo.environment["STRATUS_WIRE"] == "json" ? JSONWireService(wrapping: self) : self
     }
 
     /// Registers a new device signed in to `account` (`session/open`, without waiting), on the

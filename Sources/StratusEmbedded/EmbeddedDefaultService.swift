@@ -22,6 +22,6 @@ package final class EmbeddedDefaultService: NSObject, DefaultServiceProvider {
             devices[containerIdentifier] = created
             return created
         }
-        return (server, device)
+        return (server.clientService, device)
     }
 }
