@@ -10,12 +10,13 @@ import Foundation
 /// coder settings and turn any decoding failure into ``CKErrorCode/invalidArguments`` naming the
 /// key. Keys a decoder does not know are ignored, as CKWS clients ignore them.
 ///
-/// Extension keys a Stratus peer adds where CKWS's shape loses something (Apple's service never
-/// sends them, and its clients ignore them):
-/// - `stratusDate` beside a millisecond timestamp: the exact date, as seconds since 1 January
-///   2001, when the milliseconds do not give it back exactly;
-/// - `ckErrorCode` and `serverRecord` in an error (see ``WireError``);
-/// - `zoneID` inside a record, reference or lookup item (a Stratus request may span zones).
+/// Where CKWS's shape loses something, a Stratus peer adds extension keys beside CKWS's own
+/// (Apple's service never sends them, and its clients ignore them); each type's doc comment names
+/// its keys. The main ones: `stratusDate` beside a millisecond timestamp that does not give the
+/// date back exactly; `ckErrorCode` and `serverRecord` in an error; `zoneID` inside a record,
+/// reference or lookup item (a Stratus request may span zones); `stratusPredicate` for a
+/// predicate CKWS's `filterBy` cannot say; `savePolicy`, `clientChangeTokenData` and
+/// `parentChanged` in `records/modify`; `shareURL` beside a share's short GUID.
 public enum WireJSON {
     /// `value` as JSON, keys sorted.
     ///
