@@ -29,8 +29,12 @@ extension CloudServer {
     /// `STRATUS_WIRE=json`, this server behind ``JSONWireService``, so that every request and
     /// answer crosses as JSON.
     var clientService: any CloudService {
-        ProcessInfo.processInfo.environment["STRATUS_WIRE"] == "json" ? JSONWireService(wrapping: self) : self
+        Self.sendsJSON ? JSONWireService(wrapping: self) : self
     }
+
+    /// Whether `STRATUS_WIRE=json` was set when the process started: read once, since reading
+    /// the environment copies all of it.
+    private static let sendsJSON = ProcessInfo.processInfo.environment["STRATUS_WIRE"] == "json"
 
     /// Registers a new device signed in to `account` (`session/open`, without waiting), on the
     /// server's clock; the server forgets it when the last container object of the device goes
