@@ -133,8 +133,7 @@ extension WireZoneDeletionReason: Codable {
     private static let names: [(Self, String)] = [(.deleted, "DELETED"), (.purged, "PURGED"), (.encryptedDataReset, "ENCRYPTED_DATA_RESET")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "DELETED")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -38,8 +38,7 @@ extension WireDatabaseScope {
     private static let names: [(Self, String)] = [(.public, "public"), (.private, "private"), (.shared, "shared")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "private")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,8 +54,7 @@ extension WireQualityOfService {
     ]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "default")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {

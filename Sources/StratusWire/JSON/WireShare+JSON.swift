@@ -5,8 +5,7 @@ extension WireParticipantPermission: Codable {
     private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.none, "NONE"), (.readOnly, "READ_ONLY"), (.readWrite, "READ_WRITE")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -20,8 +19,7 @@ extension WireParticipantRole: Codable {
     private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.owner, "OWNER"), (.privateUser, "USER"), (.publicUser, "PUBLIC_USER")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,8 +33,7 @@ extension WireParticipantAcceptanceStatus: Codable {
     private static let names: [(Self, String)] = [(.unknown, "UNKNOWN"), (.pending, "INVITED"), (.accepted, "ACCEPTED"), (.removed, "REMOVED"), (.pending, "PENDING")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "UNKNOWN")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -128,8 +125,15 @@ extension WireUserLookupInfo: Codable {
     }
 }
 
-/// Reads an enumeration's CKWS name.
+/// An enumeration's CKWS name, written and read.
 enum JSONEnumeration {
+    /// Writes the name `names` pairs with `value` (the first name listed for it); a value
+    /// `names` lacks, which only a C enumeration can hold, is written as the first name.
+    static func encode<Value: Equatable>(_ value: Value, _ names: [(Value, String)], to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(names.first { $0.0 == value }?.1 ?? names.first?.1 ?? "")
+    }
+
     /// The case `names` pairs with the string `decoder` holds.
     static func decode<Value>(from decoder: any Decoder, _ names: [(Value, String)], what: String) throws -> Value {
         let container = try decoder.singleValueContainer()

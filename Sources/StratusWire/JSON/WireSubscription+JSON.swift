@@ -6,8 +6,7 @@ extension WireSubscription.Kind: Codable {
     private static let names: [(Self, String)] = [(.query, "query"), (.recordZone, "zone"), (.database, "database")]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "query")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {

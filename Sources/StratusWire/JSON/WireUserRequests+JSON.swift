@@ -10,8 +10,7 @@ extension WireAccountStatus: Codable {
     ]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "COULD_NOT_DETERMINE")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -172,8 +171,7 @@ extension WireApplicationPermissionStatus: Codable {
     ]
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.names.first { $0.0 == self }?.1 ?? "COULD_NOT_COMPLETE")
+        try JSONEnumeration.encode(self, Self.names, to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
