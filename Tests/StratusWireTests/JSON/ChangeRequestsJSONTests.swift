@@ -11,10 +11,6 @@ final class ChangeRequestsJSONTests: XCTestCase {
     private let party = WireZoneID(zoneName: "Party", ownerName: "_abc")
     private let partyJSON = #"{"ownerRecordName":"_abc","zoneName":"Party"}"#
 
-    private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try WireJSON.encode(value), as: UTF8.self)
-    }
-
     private func roundTrip<Request: Codable>(_ request: Request, file: StaticString = #filePath, line: UInt = #line) throws -> Request {
         let text = try json(request)
         for part in ["iCloud.com.example.clowns", "device-7", "session-9", "operation-3"] {
@@ -34,11 +30,6 @@ final class ChangeRequestsJSONTests: XCTestCase {
         } catch {
             return error
         }
-    }
-
-    private func assertInvalid(_ error: WireError?, naming key: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(error?.code, .invalidArguments, error.map { "\($0)" } ?? "decoded", file: file, line: line)
-        XCTAssertTrue(error?.message.contains("'\(key)'") == true, error?.message ?? "no error", file: file, line: line)
     }
 
     private func assertSame(_ lhs: WireRecordChangesResponse, _ rhs: WireRecordChangesResponse, file: StaticString = #filePath, line: UInt = #line) {

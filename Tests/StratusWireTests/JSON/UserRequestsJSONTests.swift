@@ -8,10 +8,6 @@ import XCTest
 final class UserRequestsJSONTests: XCTestCase {
     private let context = WireRequestContext(containerIdentifier: "iCloud.com.example.clowns", database: .public, deviceID: "device-7", sessionToken: "session-9")
 
-    private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try WireJSON.encode(value), as: UTF8.self)
-    }
-
     private func roundTrip<Value: Codable & Equatable>(_ value: Value, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(try WireJSON.decode(Value.self, from: try WireJSON.encode(value)), value, file: file, line: line)
     }
@@ -35,11 +31,6 @@ final class UserRequestsJSONTests: XCTestCase {
         } catch {
             return error
         }
-    }
-
-    private func assertInvalid(_ error: WireError?, naming key: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(error?.code, .invalidArguments, error.map { "\($0)" } ?? "decoded", file: file, line: line)
-        XCTAssertTrue(error?.message.contains("'\(key)'") == true, error?.message ?? "no error", file: file, line: line)
     }
 
     private let john = WireUserIdentity(

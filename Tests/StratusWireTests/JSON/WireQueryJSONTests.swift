@@ -11,10 +11,6 @@ final class WireQueryJSONTests: XCTestCase {
     private let context = WireRequestContext(containerIdentifier: "iCloud.com.example.clowns", database: .private, deviceID: "device-1", sessionToken: "session-9", operationID: "op-3", qualityOfService: .userInitiated)
     private let paris = WireLocation(latitude: 48.85, longitude: 2.35, altitude: 35, horizontalAccuracy: 5, verticalAccuracy: 3, course: 90, speed: 1.5, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
 
-    private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try WireJSON.encode(value), as: UTF8.self)
-    }
-
     private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String) -> WireError? {
         do {
             _ = try WireJSON.decode(type, from: Data(text.utf8))
@@ -31,11 +27,6 @@ final class WireQueryJSONTests: XCTestCase {
         } catch {
             return error
         }
-    }
-
-    private func assertInvalid(_ error: WireError?, naming key: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(error?.code, .invalidArguments, error?.message ?? "decoded", file: file, line: line)
-        XCTAssertTrue(error?.message.contains(key) == true, "'\(key)' not in: \(error?.message ?? "no error")", file: file, line: line)
     }
 
     private func reference(_ name: String) -> WireFieldValue {
@@ -356,39 +347,6 @@ final class WireQueryJSONTests: XCTestCase {
         XCTAssertEqual(decodeError(WireQueryRequest.self, "{}")?.code, .invalidArguments, "a request decodes only with its context")
     }
 
-
-    /// Every decoding of `text` with bytes changed, dropped or cut short either succeeds or is
-    /// `invalidArguments`; none crashes.
-    private func assertMangledCopiesDecodeOrAreInvalid<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil, file: StaticString = #filePath, line: UInt = #line) {
-        let original = Array(text.utf8)
-        let replacements = Array(#"{}[]",:0-9eE."a\"#.utf8)
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
-        for _ in 0..<2_000 {
-            var bytes = original
-            for _ in 0..<(1 + next(3)) {
-                let index = next(bytes.count)
-                switch next(3) {
-                case 0: bytes[index] = replacements[next(replacements.count)]
-                case 1: bytes.remove(at: index)
-                default: bytes.removeSubrange(index...)
-                }
-                if bytes.isEmpty { break }
-            }
-            do {
-                if let context {
-                    _ = try WireJSON.decode(type, from: Data(bytes), context: context)
-                } else {
-                    _ = try WireJSON.decode(type, from: Data(bytes))
-                }
-            } catch {
-                XCTAssertEqual(error.code, .invalidArguments, String(decoding: bytes, as: UTF8.self), file: file, line: line)
-            }
-        }
-    }
 
     func testMangledQueryBodiesDecodeOrAreInvalidArgumentsNeverACrash() throws {
         let predicate = WirePredicate.and([

@@ -8,10 +8,6 @@ import XCTest
 final class WireValuesJSONTests: XCTestCase {
     private let zone = WireZoneID(zoneName: "Party", ownerName: "_abc")
 
-    private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try WireJSON.encode(value), as: UTF8.self)
-    }
-
     private func roundTrip<Value: Codable & Equatable>(_ value: Value, file: StaticString = #filePath, line: UInt = #line) throws {
         let back = try WireJSON.decode(Value.self, from: try WireJSON.encode(value))
         XCTAssertEqual(back, value, file: file, line: line)

@@ -11,10 +11,6 @@ final class ZoneRequestsJSONTests: XCTestCase {
     private let circus = WireZoneID(zoneName: "Circus", ownerName: WireZoneID.currentUserOwnerName)
     private let partyJSON = #"{"ownerRecordName":"_abc","zoneName":"Party"}"#
 
-    private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try WireJSON.encode(value), as: UTF8.self)
-    }
-
     private func roundTrip<Request: Codable>(_ request: Request, file: StaticString = #filePath, line: UInt = #line) throws -> Request {
         let text = try json(request)
         for part in ["iCloud.com.example.clowns", "device-7", "session-9"] {
@@ -34,16 +30,6 @@ final class ZoneRequestsJSONTests: XCTestCase {
         } catch {
             return error
         }
-    }
-
-    private func assertInvalid(_ error: WireError?, naming key: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(error?.code, .invalidArguments, error.map { "\($0)" } ?? "decoded", file: file, line: line)
-        XCTAssertTrue(error?.message.contains("'\(key)'") == true, error?.message ?? "no error", file: file, line: line)
-    }
-
-    private func assertSameResults<ID: Equatable, Value: Equatable>(_ lhs: [WireItemResult<ID, Value>], _ rhs: [WireItemResult<ID, Value>], file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(lhs.map(\.id), rhs.map(\.id), file: file, line: line)
-        XCTAssertEqual(lhs.map(\.result), rhs.map(\.result), file: file, line: line)
     }
 
     private func assertSameDeletes<ID: Equatable>(_ lhs: [WireItemResult<ID, Void>], _ rhs: [WireItemResult<ID, Void>], file: StaticString = #filePath, line: UInt = #line) {
