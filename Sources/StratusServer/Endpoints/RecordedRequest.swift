@@ -20,8 +20,8 @@ public struct RecordedRequest: Hashable, Sendable {
         case modifyZones = "zones/modify"
         /// `records/changes`.
         case recordChanges = "records/changes"
-        /// `zones/changes`.
-        case databaseChanges = "zones/changes"
+        /// `changes/database`.
+        case databaseChanges = "changes/database"
         /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`, in one request.
         case lookupUsers = "users/lookup"
         /// `users/lookup/contacts`.

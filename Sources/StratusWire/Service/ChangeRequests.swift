@@ -61,7 +61,7 @@ public struct WireRecordChangesResponse: Sendable {
     }
 }
 
-/// `zones/changes`: which zones of a database changed since a change token.
+/// `changes/database`: which zones of a database changed since a change token.
 public struct WireDatabaseChangesRequest: Sendable {
     /// Where the request goes.
     public var context: WireRequestContext

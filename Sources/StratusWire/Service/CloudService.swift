@@ -60,7 +60,7 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/changeTokenExpired`` for a token older than the kept history.
     func recordChanges(_ request: WireRecordChangesRequest) async throws(WireError) -> WireRecordChangesResponse
 
-    /// `zones/changes`: the zones of a database created, changed or deleted since a change token.
+    /// `changes/database`: the zones of a database created, changed or deleted since a change token.
     ///
     /// - Throws: ``CKErrorCode/badDatabase`` in the public database,
     ///   ``CKErrorCode/invalidArguments`` for a token from elsewhere.
