@@ -26,14 +26,14 @@ package enum HelperQueues {
     /// Hidden operations added and not finished yet.
     private static let outstanding = Atomic<Int>(0)
 
-    /// The watchdog's timer, made on first use.
-    private static let watchdog = Mutex<(any DispatchSourceTimer)?>(nil)
+    /// The watchdog, started by the first addition.
+    private static let watchdog = Watchdog()
 
     /// Adds `operation` to the next queue; it starts once its dependencies have finished.
     ///
     /// The operation's completion block is the helper queues' own: hidden operations have none.
     package static func add(_ operation: Operation) {
-        startWatchdog()
+        _ = watchdog
         outstanding.add(1, ordering: .relaxed)
         operation.completionBlock = { outstanding.subtract(1, ordering: .relaxed) }
         let index = next.add(1, ordering: .relaxed).oldValue
@@ -49,18 +49,19 @@ package enum HelperQueues {
     /// readiness race (a dependency can finish while that look runs), and a queue nothing is
     /// added to afterwards never looks again: one stranded evaluator held up a few hundred
     /// operations of a stress run behind it, once in about ten runs. An idle watchdog costs one
-    /// atomic load per tick.
-    private static func startWatchdog() {
-        watchdog.withLock { timer in
-            guard timer == nil else { return }
-            let made = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            made.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
-            made.setEventHandler {
-                guard outstanding.load(ordering: .relaxed) > 0 else { return }
-                for queue in queues { queue.isSuspended = false }
+    /// atomic load per tick. Made once (a static `let`), so an addition pays no lock for it.
+    private final class Watchdog: @unchecked Sendable {
+        /// Never touched after `init`: it only has to stay alive.
+        private let timer: any DispatchSourceTimer
+
+        init() {
+            timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+            timer.setEventHandler {
+                guard HelperQueues.outstanding.load(ordering: .relaxed) > 0 else { return }
+                for queue in HelperQueues.queues { queue.isSuspended = false }
             }
-            made.resume()
-            timer = made
+            timer.resume()
         }
     }
 }
