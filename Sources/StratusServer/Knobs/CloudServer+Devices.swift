@@ -29,11 +29,10 @@ extension CloudServer {
     ///
     /// - Returns: The device's new session, which its requests carry from now on (no token
     ///   without an account); nil for a device the server does not know (or no longer knows),
-    ///   or that is not of `containerIdentifier` when one is given: it stays as it is.
-    package func setAccount(_ account: String?, forDevice deviceID: String, in containerIdentifier: String? = nil) -> WireSession? {
+    ///   or that is not of `containerIdentifier`: it stays as it is.
+    func setAccount(_ account: String?, forDevice deviceID: String, in containerIdentifier: String) -> WireSession? {
         registry.withLock { registry in
-            guard let container = registry.devices[deviceID]?.containerIdentifier,
-                  containerIdentifier.map({ $0 == container }) ?? true else { return nil }
+            guard let container = registry.devices[deviceID]?.containerIdentifier, container == containerIdentifier else { return nil }
             let device = Device(containerIdentifier: container, account: account)
             registry.devices[deviceID] = device
             return WireSession(deviceID: deviceID, sessionToken: device.sessionToken)
