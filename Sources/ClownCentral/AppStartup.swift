@@ -34,7 +34,7 @@ public enum AppStartup {
         let finished = Collected<String>()
         let retries = Atomic(0)
         let tally = Mutex(Report())
-        // Each retry waits on the server's clock; a manual clock is moved on by the wait.
+        // Each retry waits on the device's clock (the server's, as the embedded wiring gives it); a manual clock is moved on by the wait.
         var policy = RetryPolicy(seed: 2015)
         policy.onRetry = { event in
             retries.add(1, ordering: .relaxed)

@@ -3,7 +3,7 @@ import Synchronization
 import XCTest
 import _StratusTestSupport
 
-/// Timeouts on the shared clock, and the rate-limit hold of design.md.
+/// Timeouts on the device's clock (the server's, in these tests), and the rate-limit hold of design.md.
 final class TimeoutAndHoldTests: OperationTestCase {
     private func fetchOutcome(_ configure: (CKFetchRecordsOperation) -> Void = { _ in }) -> (CKFetchRecordsOperation, XCTestExpectation, Captured<Result<Void, any Error>?>) {
         let outcome = Captured<Result<Void, any Error>?>(nil)

@@ -11,7 +11,7 @@ import Synchronization
 ///   operation and its quality of service;
 /// - the rate-limit hold: while the device is held back after a `requestRateLimited` answer,
 ///   nothing is sent and the request fails at once with the time that remains;
-/// - the timeout, on the service's clock: a request that takes longer than its timeout, or
+/// - the timeout, on the device's clock: a request that takes longer than its timeout, or
 ///   outlives its deadline, fails with `networkFailure`, and the message says that the server
 ///   may still apply it;
 /// - the mapping of a service's `WireError` to `CKError`.

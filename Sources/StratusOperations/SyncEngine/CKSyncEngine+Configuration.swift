@@ -17,7 +17,7 @@ extension CKSyncEngine {
         /// Whether the engine syncs on its own: sends soon after pending changes are added,
         /// fetches when a push for its subscription arrives, and retries transient errors
         /// later. True by default. With false it does nothing unless asked, so a test decides
-        /// the order of every event. Times are read from the container's service clock: under
+        /// the order of every event. Times are read from the container's device clock: under
         /// a `ManualClock`, nothing happens until the test advances it.
         public var automaticallySync = true
         /// The ID of the database subscription the engine creates and listens to; nil for the

@@ -2,7 +2,7 @@ import Foundation
 import StratusCore
 
 // Automatic syncing: what an engine with `automaticallySync` does on its own. Every wait is
-// a timer on the service's clock, so a test with a ManualClock decides when it happens.
+// a timer on the device's clock, so a test with a ManualClock decides when it happens.
 
 extension CKSyncEngine {
     /// Seconds between the first pending change added and the send it schedules, so that

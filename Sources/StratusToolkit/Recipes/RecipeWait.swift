@@ -4,7 +4,7 @@ import StratusOperations
 import StratusWire
 import Synchronization
 
-/// The two waits of the recipes: time on the service's clock, and `.CKAccountChanged` for one
+/// The two waits of the recipes: time on the device's clock, and `.CKAccountChanged` for one
 /// container. Both end early, returning false, when the waiting task is cancelled.
 enum RecipeWait {
     /// Waits `seconds` on `clock`, calling `announce` once the timer is set.

@@ -9,7 +9,7 @@ import StratusOperations
 public struct RetryEvent: Sendable {
     /// What a recipe waits for before it retries.
     public enum Wait: Sendable, Equatable {
-        /// Seconds on the service's clock: a retry-after or a backoff.
+        /// Seconds on the device's clock: a retry-after or a backoff.
         case seconds(TimeInterval)
         /// `.CKAccountChanged` for the container (`accountTemporarilyUnavailable`, or
         /// `notAuthenticated` when the policy retries it).

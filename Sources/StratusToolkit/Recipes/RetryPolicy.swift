@@ -25,7 +25,7 @@ import StratusOperations
 /// Before a retry it waits the error's `retryAfterSeconds` when the error has one, else an
 /// exponential backoff (``initialBackoff`` doubled per retry, at most ``maximumBackoff``),
 /// shortened by a random share of up to ``jitter`` drawn from a generator seeded with
-/// ``seed``, so two runs with one seed wait the same. Waits use the service's clock
+/// ``seed``, so two runs with one seed wait the same. Waits use the device's clock
 /// (`CloudServer(clock:)`), so a test with a `ManualClock` decides when they end.
 ///
 /// ```swift
