@@ -43,51 +43,6 @@ public final class CloudServer: CloudService, Sendable {
     /// client of a service in another process keeps a clock of its own.
     public let clock: any CloudClock
 
-    struct Device: Sendable {
-        var containerIdentifier: String
-        var account: String?
-        var statusOverride: WireAccountStatus?
-        /// The session the device's account was signed in with: requests must carry it. A
-        /// device without an account has none.
-        var sessionToken: String?
-        /// The user record name of ``account`` in the container, worked out once.
-        var userRecordName: String?
-
-        init(containerIdentifier: String, account: String?) {
-            self.containerIdentifier = containerIdentifier
-            self.account = account
-            self.sessionToken = account == nil ? nil : RandomUUID.string()
-            self.userRecordName = account.map { CloudServer.userRecordName(account: $0, containerIdentifier: containerIdentifier) }
-        }
-
-        var status: WireAccountStatus {
-            statusOverride ?? (account == nil ? .noAccount : .available)
-        }
-    }
-
-    struct Registry: Sendable {
-        let settings: StoreSettings
-        var containers: [String: ContainerStore] = [:]
-        var devices: [String: Device] = [:]
-        var knownUsers: Set<String> = []
-        var requestCount = 0
-        var injectedFailures = CountedQueue<WireError>()
-        var pendingDelays = CountedQueue<TimeInterval>()
-        var requestLog = RequestLog(limit: CloudServer.defaultRequestLogLimit)
-        var lastQueryExaminedCount = 0
-        var rateLimiter: RateLimiter?
-        /// Who the accounts are (email, phone, name, contacts) and who may be discovered.
-        var people = PeopleDirectory()
-
-        /// The container with `identifier`, created on first use.
-        mutating func container(_ identifier: String) -> ContainerStore {
-            if let existing = containers[identifier] { return existing }
-            let created = ContainerStore(identifier: identifier, settings: settings)
-            containers[identifier] = created
-            return created
-        }
-    }
-
     let registry: Mutex<Registry>
     let storeSettings = StoreSettings(tombstoneLimit: CloudServer.defaultChangeHistoryLimit)
     let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])

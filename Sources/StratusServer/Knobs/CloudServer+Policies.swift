@@ -60,26 +60,4 @@ extension CloudServer {
         containerStore(containerIdentifier).schema.withLock { $0.mark(indexes, field: WireQueryField(key: field).description, recordType: recordType) }
     }
 
-    /// Charges `delta` bytes to the storage a request's changes go to: the public database's,
-    /// or `account`'s (by default the caller's, for its private database; an owner's for a
-    /// write through a shared database).
-    ///
-    /// - Returns: false, charging nothing, when the charge would go over the quota.
-    func chargeStorage(_ delta: Int, scope: RequestScope, account: String? = nil) -> Bool {
-        if scope.databaseScope == .public {
-            return scope.container.publicStorage.withLock { storage in
-                if delta > 0, let quota = storage.quota, storage.used + delta > quota { return false }
-                storage.used += delta
-                return true
-            }
-        }
-        guard let account = account ?? scope.ledgerKey else { return true }
-        return accountStorage.withLock { ledger in
-            var entry = ledger[account, default: (0, nil)]
-            if delta > 0, let quota = entry.quota, entry.used + delta > quota { return false }
-            entry.used += delta
-            ledger[account] = entry
-            return true
-        }
-    }
 }

@@ -63,14 +63,9 @@ extension CloudServer {
         pushes.withLock { $0.setOffline(offline, deviceID: deviceID) }.resume()
     }
 
-    /// Whether the device is offline.
-    package func isOffline(_ deviceID: String) -> Bool {
-        pushes.withLock { $0.isOffline(deviceID) }
-    }
-
     /// How many notifications each account's collection keeps unless
     /// ``notificationHistoryLimit`` is set: 10,000.
-    public static let defaultNotificationHistoryLimit = 10_000
+    public static let defaultNotificationHistoryLimit = StoreSettings.defaultNotificationHistoryLimit
 
     /// How many notifications each account's notification collection keeps (at least; a
     /// quarter more may wait to be dropped): ``defaultNotificationHistoryLimit`` unless set.

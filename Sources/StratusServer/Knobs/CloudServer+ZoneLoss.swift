@@ -30,16 +30,12 @@ extension CloudServer {
     private func remove(_ zoneIDs: [WireZoneID], reason: WireZoneDeletionReason, account: String, containerIdentifier: String) -> Int {
         let container = containerStore(containerIdentifier)
         let database = container.database(.private, account: account)
-        var removed: [WireZoneID] = []
         let owner = userRecordName(account: account, containerIdentifier: containerIdentifier)
-        for zoneID in zoneIDs where !zoneID.isDefaultZone {
-            let audience = sharedAudience(ofZone: zoneID, in: database)
-            guard let freed = database.removeZone(zoneID, reason: reason, assets: assets) else { continue }
-            noteSharedAudience(owner: owner, before: audience, after: [:], container: container, originator: nil)
-            removed.append(zoneID)
-            accountStorage.withLock { ledger in ledger[account, default: (0, nil)].used -= freed }
-        }
-        fireSubscriptions(for: DatabaseEvents(zoneChanges: removed), in: database, container: container, originator: nil)
+        let write = Write(to: database, in: container, by: .server, owner: owner, ledger: .account(account))
+        // Removing only gives storage back, so the write cannot go over a quota and fail.
+        let removed = (try? perform(write) { (write: inout Write) throws(WireError) in
+            zoneIDs.filter { !$0.isDefaultZone && write.removeZone($0, reason: reason, assets: assets) }
+        }) ?? []
         return removed.count
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import StratusWire
+
+extension CloudServer {
+    /// - SeeAlso: ``CloudService/recordChanges(_:)``
+    ///
+    /// Each record changed since the token appears once, in its latest version, and a record
+    /// deleted since then as a tombstone with the type it had (a record created and deleted in
+    /// between appears at most as a tombstone). Changes come in the order they were made; the
+    /// token of a batch follows its last change, so a fetch interrupted after any batch resumes
+    /// from that batch's token.
+    public func recordChanges(_ request: WireRecordChangesRequest) async throws(WireError) -> WireRecordChangesResponse {
+        let scope = try await begin(request.context, .recordChanges)
+        try refusePublicDatabase(scope)
+        let database = try scope.databaseForReading()
+        if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
+        if database.scope == .shared {
+            if let refusal = scope.refusalInSharedDatabase(of: request.zoneID) { throw refusal }
+            let since = try openToken(request.sinceToken, scope: scope, zoneID: request.zoneID)
+            return try sharedRecordChanges(request, scope: scope, since: since)
+        }
+        let zoneID = scope.normalized(request.zoneID)
+        guard let zone = database.zone(zoneID) else {
+            throw database.missingZoneError(zoneID)
+        }
+        guard zone.zone.capabilities.contains(.fetchChanges) else {
+            throw WireError(.invalidArguments, "zone '\(request.zoneID.zoneName)' does not support fetching changes (the default zone never does)")
+        }
+        let since = try openToken(request.sinceToken, scope: scope, zoneID: zoneID)
+        let position = since?.position ?? 0
+        var incarnation: UInt64?
+        if case .zone(_, let tokenIncarnation)? = since?.subject { incarnation = tokenIncarnation }
+        let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
+
+        zone.acquire()
+        defer { zone.release() }
+        guard !zone.isDeleted else { throw database.missingZoneError(zoneID) }
+        if let incarnation, incarnation != zone.incarnation {
+            throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
+        }
+        if request.sinceToken != nil, position < zone.changeLog.historyFloor {
+            throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")
+        }
+        let (page, moreComing) = zone.changeLog.changes(after: position, limit: limit)
+        var changed: [WireRecord] = []
+        var deleted: [WireRecordDeletion] = []
+        for change in page {
+            if !change.isDeletion, let stored = zone.records[change.recordName] {
+                changed.append(present(stored.record, to: scope, desiredKeys: request.desiredKeys, in: zone))
+            } else {
+                deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.zoneID), recordType: change.recordType))
+            }
+        }
+        let token = ChangeToken(
+            containerIdentifier: scope.container.identifier,
+            database: scope.databaseScope,
+            userRecordName: scope.userRecordName,
+            subject: .zone(zoneID, incarnation: zone.incarnation),
+            position: page.last?.sequence ?? max(position, zone.changeLog.lastSequence)
+        )
+        return WireRecordChangesResponse(
+            changed: changed,
+            deleted: deleted,
+            token: token.sealed(with: sealingKey),
+            moreComing: moreComing,
+            clientChangeTokenData: zone.changeLog.clientChangeTokenData
+        )
+    }
+
+    /// - SeeAlso: ``CloudService/databaseChanges(_:)``
+    ///
+    /// A zone appears once, as changed (created, or its records changed) or as deleted with
+    /// the reason, in the order of its latest change. The default zone never appears: it has
+    /// no change history to fetch.
+    public func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse {
+        let scope = try await begin(request.context, .databaseChanges)
+        try refusePublicDatabase(scope)
+        let database = try scope.databaseForReading()
+        let position = try openToken(request.sinceToken, scope: scope, zoneID: nil)?.position ?? 0
+        let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
+        let log = database.changeLog
+        let pending = log.zones
+            .filter { !$0.key.isDefaultZone && $0.value.sequence > position }
+            .sorted { $0.value.sequence < $1.value.sequence }
+        let page = pending.prefix(limit)
+        var changed: [WireZoneID] = []
+        var deleted: [WireZoneDeletion] = []
+        for (zoneID, change) in page {
+            if let reason = change.deletion {
+                deleted.append(WireZoneDeletion(zoneID: zoneID, reason: reason))
+            } else {
+                changed.append(zoneID)
+            }
+        }
+        let token = ChangeToken(
+            containerIdentifier: scope.container.identifier,
+            database: scope.databaseScope,
+            userRecordName: scope.userRecordName,
+            subject: .database,
+            position: page.last?.value.sequence ?? max(position, log.lastSequence)
+        )
+        return WireDatabaseChangesResponse(changedZoneIDs: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: pending.count > page.count)
+    }
+
+    /// Change fetches exist only in the private and shared databases.
+    private func refusePublicDatabase(_ scope: RequestScope) throws(WireError) {
+        guard scope.databaseScope != .public else {
+            throw WireError(.badDatabase, "the public database has no change history to fetch")
+        }
+    }
+
+    /// The token a change fetch starts from, checked against the caller and the history it
+    /// asks for (a zone's, or the database's when `zoneID` is nil); nil for a fetch from the
+    /// beginning.
+    private func openToken(_ bytes: [UInt8]?, scope: RequestScope, zoneID: WireZoneID?) throws(WireError) -> ChangeToken? {
+        guard let bytes else { return nil }
+        let token = try ChangeToken.open(bytes, key: sealingKey)
+        try token.check(container: scope.container.identifier, database: scope.databaseScope, user: scope.userRecordName, zoneID: zoneID)
+        return token
+    }
+}

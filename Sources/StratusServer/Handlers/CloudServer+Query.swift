@@ -1,0 +1,150 @@
+import Foundation
+import StratusWire
+
+extension CloudServer {
+    /// - SeeAlso: ``CloudService/queryRecords(_:)``
+    ///
+    /// Results come in the order of the query's sort descriptors, ties broken by record name
+    /// and zone. A page holds `resultsLimit` records (``defaultQueryResultsLimit`` for 0) while
+    /// more match, and then a cursor: a keyset position after the last record, so a record
+    /// that stays put between pages is never returned twice or skipped; a record whose sort
+    /// key or membership changes between pages may move.
+    public func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse {
+        let scope = try await begin(request.context, .queryRecords)
+        let database = try scope.databaseForReading()
+        let (resolvedQuery, zoneID, after) = try resolve(request, scope: scope)
+        var query = resolvedQuery
+        let schema = scope.container.schema.withLock { $0 }
+        guard schema.hasRecordType(query.recordType) || query.recordType == "Users" else {
+            throw WireError(.unknownItem, "record type '\(query.recordType)' does not exist")
+        }
+        if let error = schema.checkIndexes(for: query) ?? schema.checkLocations(for: query) { throw error }
+        if database.scope == .public {
+            let permissions = scope.container.permissions(for: query.recordType)
+            guard !(permissions.world.union(permissions.authenticated).union(permissions.creator)).intersection(.read).isEmpty else {
+                throw WireError(.permissionFailure, "reading records of type '\(query.recordType)' is not allowed")
+            }
+        }
+
+        let zones: [ZoneStore]
+        var shared: SharedZone?
+        if database.scope == .shared {
+            // The shared database's records are an owner's: query that owner's zone, as the
+            // owner's database names its records, and show only what the caller's shares cover.
+            guard let zoneID else { throw WireError(.invalidArguments, "a query in the shared database names the zone to search") }
+            if let refusal = scope.refusalInSharedDatabase(of: zoneID) { throw refusal }
+            guard let zone = scope.sharedZone(zoneID) else { throw Self.notShared(zoneID) }
+            query.predicate = query.predicate.relabelingOwner(zone.ownerUserRecordName, as: WireZoneID.currentUserOwnerName)
+            shared = zone
+            zones = [zone.store]
+        } else if let zoneID {
+            guard let zone = database.zone(scope.normalized(zoneID)) else {
+                throw database.missingZoneError(scope.normalized(zoneID))
+            }
+            zones = [zone]
+        } else {
+            zones = database.allZones
+        }
+
+        let context = WirePredicateContext(now: clock.now, currentUserRecordName: scope.userRecordName)
+        let order = QueryOrder(descriptors: query.sortDescriptors)
+        let limit = request.resultsLimit > 0 ? request.resultsLimit : defaultQueryResultsLimit
+        let equality = query.predicate.indexableEquality.map { scope.storedForm(of: $0) }
+        let plan = QueryPlan(query: query, equality: equality, context: context)
+        var matches: [(key: QueryOrder.Key, record: WireRecord)] = []
+        var examined = 0
+        for zone in zones {
+            // Each zone gives at most one page and one more, in order, when its index gives
+            // them in order; every match otherwise.
+            var found = 0
+            zone.acquire()
+            let grants = shared != nil && !zone.isDeleted ? zone.grants(for: scope.userRecordName ?? "") : []
+            if shared != nil, grants.isEmpty {
+                zone.release()
+                throw Self.notShared(zoneID ?? zone.zoneID)
+            }
+            if !zone.isDeleted {
+                plan.forEachCandidate(in: zone, order: order, after: after, examined: &examined) { stored, key in
+                    let readable = shared == nil ? canRead(stored, scope: scope) : zone.permission(on: WireName(key.recordID.recordName), grants: grants) != nil
+                    if readable, query.predicate.evaluate(stored.record, in: context) {
+                        matches.append((key, stored.record))
+                        found += 1
+                    }
+                    return !plan.isOrdered || found <= limit
+                }
+            }
+            zone.release()
+        }
+        matches.sort { order.precedes($0.key, $1.key) }
+        registry.withLock { $0.lastQueryExaminedCount = examined }
+
+        let page = matches.prefix(limit)
+        var cursor: [UInt8]?
+        if matches.count > limit, let last = page.last {
+            cursor = QueryCursor(
+                containerIdentifier: scope.container.identifier,
+                database: scope.databaseScope,
+                userRecordName: scope.userRecordName,
+                zoneID: zoneID,
+                query: query,
+                lastValues: last.key.values,
+                lastRecordID: last.key.recordID
+            ).sealed(with: sealingKey)
+        }
+        return WireQueryResponse(records: page.map { match in
+            shared.map { presentShared(match.record, of: $0, to: scope, desiredKeys: request.desiredKeys) } ?? present(match.record, to: scope, desiredKeys: request.desiredKeys)
+        }, cursor: cursor)
+    }
+
+    /// The query, zone and starting point of a request: its own, or its cursor's, checked to
+    /// belong to this server, database and user.
+    ///
+    /// The query's predicate is checked against ``WirePredicate/maximumDepth`` here, before
+    /// anything else reads it: validation, index planning, evaluation, hashing and the cursor's
+    /// encoding all recurse into the predicate, and a request need not come from Stratus's
+    /// parser. The depth is measured without recursion.
+    private func resolve(_ request: WireQueryRequest, scope: RequestScope) throws(WireError) -> (WireQuery, WireZoneID?, QueryOrder.Key?) {
+        guard let bytes = request.cursor else {
+            guard let query = request.query else { throw WireError(.invalidArguments, "a query request needs a query or a cursor") }
+            try Self.checkPredicate(of: query)
+            return (query, request.zoneID, nil)
+        }
+        let cursor = try QueryCursor.open(bytes, key: sealingKey)
+        try Self.checkPredicate(of: cursor.query)
+        guard cursor.containerIdentifier == scope.container.identifier, cursor.database == scope.databaseScope else {
+            throw WireError(.invalidArguments, "the query cursor belongs to another container or database")
+        }
+        guard cursor.userRecordName == scope.userRecordName else {
+            throw WireError(.invalidArguments, "the query cursor belongs to another user")
+        }
+        guard cursor.lastValues.count == cursor.query.sortDescriptors.count else {
+            throw WireError(.invalidArguments, "the query cursor is not one this server issued, or it was altered")
+        }
+        return (cursor.query, cursor.zoneID, QueryOrder.Key(values: cursor.lastValues, recordID: cursor.lastRecordID))
+    }
+
+    /// Refuses a query whose predicate nests deeper than ``WirePredicate/maximumDepth``, or
+    /// holds a value its cursor could not carry (``WirePredicate/valueProblem``), or whose
+    /// location sort measures from a location that is not valid: what the server answers, it
+    /// can also page.
+    private static func checkPredicate(of query: WireQuery) throws(WireError) {
+        guard query.predicate.isWithinMaximumDepth else {
+            throw WireError(.invalidArguments, "the query's predicate nests more than \(WirePredicate.maximumDepth) levels deep (each NOT, AND and list of values is a level)")
+        }
+        if let problem = query.predicate.valueProblem {
+            throw WireError(.invalidArguments, "the query's predicate cannot be used: \(problem)")
+        }
+        for descriptor in query.sortDescriptors {
+            if let problem = descriptor.relativeLocation?.problem {
+                throw WireError(.invalidArguments, "the location sort on '\(descriptor.field)' measures from a location whose \(problem)")
+            }
+        }
+    }
+
+    private func canRead(_ stored: StoredRecord, scope: RequestScope) -> Bool {
+        guard scope.databaseScope == .public else { return true }
+        return scope.container.permissions(for: stored.record.recordType)
+            .grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
+            .contains(.read)
+    }
+}

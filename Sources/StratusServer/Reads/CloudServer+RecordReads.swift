@@ -1,0 +1,100 @@
+import Foundation
+import StratusWire
+
+// The read view of records: what a caller sees of a stored record, in every database.
+
+extension CloudServer {
+    func lookUp(_ recordID: WireRecordID, in database: DatabaseStore, scope: RequestScope, desiredKeys: [String]?) -> Result<WireRecord, WireError> {
+        if let error = WireValidation.checkRecordName(recordID.recordName) ?? WireValidation.checkZoneName(recordID.zoneID.zoneName) {
+            return .failure(error)
+        }
+        let zoneID = scope.normalized(recordID.zoneID)
+        guard let zone = database.zone(zoneID) else {
+            return .failure(database.missingZoneError(zoneID))
+        }
+        var name = recordID.recordName
+        if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
+        zone.acquire()
+        let stored = zone.isDeleted ? nil : zone.record(named: name)
+        let deleted = zone.isDeleted
+        zone.release()
+        if deleted { return .failure(database.missingZoneError(zoneID)) }
+        guard let stored else {
+            return .failure(WireError(.unknownItem, "record '\(recordID.recordName)' does not exist"))
+        }
+        if database.scope == .public {
+            let permissions = scope.container.permissions(for: stored.record.recordType)
+            let grants = permissions.grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
+            guard grants.contains(.read) else {
+                return .failure(WireError(.permissionFailure, "reading records of type '\(stored.record.recordType)' is not allowed for this user"))
+            }
+        }
+        return .success(present(stored.record, to: scope, desiredKeys: desiredKeys))
+    }
+
+    /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
+    /// (in a share's participants too), only the desired fields, assets as read-only local copies, and, in a zone shared as a
+    /// whole, the zone-wide share as the record's `share` (as last committed).
+    ///
+    /// - Parameter store: The record's zone, when the caller holds it: saves a lookup per record.
+    func present(_ record: WireRecord, to scope: RequestScope, desiredKeys: [String]? = nil, in store: ZoneStore? = nil) -> WireRecord {
+        var shown = record
+        // Assigned only when there is one: any assignment copies a record shared with the store.
+        if shown.share == nil, !WireShareRules.isShareType(shown.recordType),
+           let share = zoneWideShare(of: shown.recordID.zoneID, scope: scope, in: store) {
+            shown.share = share
+        }
+        if let user = scope.userRecordName {
+            if shown.creatorUserRecordName == user { shown.creatorUserRecordName = WireZoneID.currentUserOwnerName }
+            if shown.lastModifiedUserRecordName == user { shown.lastModifiedUserRecordName = WireZoneID.currentUserOwnerName }
+            if var info = shown.shareInfo {
+                // The caller finds itself among a share's participants as CloudKit's client
+                // does (`currentUserParticipant`): by the current user's name.
+                for index in info.participants.indices where info.participants[index].identity.userRecordName == user {
+                    info.participants[index].identity.userRecordName = WireZoneID.currentUserOwnerName
+                }
+                shown.shareInfo = info
+            }
+        }
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            shown.fields = shown.fields.filter { wanted.contains($0.key) }
+            shown.encryptedFields = shown.encryptedFields.filter { wanted.contains($0.key) }
+        }
+        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(clientCopies) }
+        return shown
+    }
+
+    /// The zone-wide share of the zone `zoneID` (owner normalised) of `scope`'s private
+    /// database, if it has one.
+    private func zoneWideShare(of zoneID: WireZoneID, scope: RequestScope, in store: ZoneStore?) -> WireReference? {
+        guard scope.databaseScope == .private, !zoneID.isDefaultZone, let account = scope.account else { return nil }
+        if let store { return store.committedZoneWideShare }
+        return scope.container.database(.private, account: account).zone(zoneID)?.committedZoneWideShare
+    }
+
+    private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {
+        switch value {
+        case .asset(let asset): .asset(assets.clientCopy(of: asset))
+        case .list(let values): .list(values.map(clientCopies))
+        default: value
+        }
+    }
+
+    func isCreator(_ stored: StoredRecord, _ scope: RequestScope) -> Bool {
+        scope.userRecordName != nil && stored.record.creatorUserRecordName == scope.userRecordName
+    }
+}
+
+extension RequestScope {
+    /// An equality as the stored records spell it: `__defaultOwner__` in a user field stands
+    /// for the reader's own user record name, which is what the records hold.
+    func storedForm(of equality: (field: WireQueryField, value: WireFieldValue)) -> (field: WireQueryField, value: WireFieldValue) {
+        guard equality.field == .creatorUserRecordID || equality.field == .lastModifiedUserRecordID,
+              case .reference(let reference) = equality.value,
+              reference.recordID.recordName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName),
+              let user = userRecordName
+        else { return equality }
+        return (equality.field, .reference(WireReference(recordID: WireRecordID(recordName: user), action: .none)))
+    }
+}

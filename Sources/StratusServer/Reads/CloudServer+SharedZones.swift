@@ -1,0 +1,119 @@
+import StratusWire
+
+extension RequestScope {
+    /// The owner's zone that `zoneID` names in a shared database: its owner name is the
+    /// owner's user record name (never `__defaultOwner__`: the caller's own zones are not in
+    /// their shared database), and the owner has such a custom zone. Whether the caller may
+    /// see it is for the caller to decide, with the zone locked (``ZoneStore/grants(for:)``).
+    func sharedZone(_ zoneID: WireZoneID) -> SharedZone? {
+        guard !zoneID.ownerName.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName),
+              userRecordName.map({ !zoneID.ownerName.hasSameUTF8Bytes(as: $0) }) ?? true,
+              !zoneID.isDefaultZone,
+              let ownerAccount = container.account(forUserRecordName: zoneID.ownerName)
+        else { return nil }
+        let database = container.database(.private, account: ownerAccount)
+        guard let store = database.zone(WireZoneID(zoneName: zoneID.zoneName)) else { return nil }
+        return SharedZone(ownerAccount: ownerAccount, ownerUserRecordName: zoneID.ownerName, database: database, store: store)
+    }
+
+    /// The zones of other users that this caller's shared database shows: every owner's zone
+    /// in which the caller accepted a share.
+    func sharedZones() -> [SharedZone] {
+        guard let user = userRecordName else { return [] }
+        return container.owners().flatMap { owner -> [SharedZone] in
+            let database = container.database(.private, account: owner.account)
+            return database.allZones.compactMap { store in
+                guard !store.zoneID.isDefaultZone else { return nil }
+                store.acquire()
+                defer { store.release() }
+                guard !store.isDeleted, !store.grants(for: user).isEmpty else { return nil }
+                return SharedZone(ownerAccount: owner.account, ownerUserRecordName: owner.userRecordName, database: database, store: store)
+            }
+        }
+    }
+}
+
+extension WireRecord {
+    /// The record with every zone ID owned by `owner` (its own, its parent's, its share's and
+    /// those of the references in its fields) owned by `newOwner` instead: how a record of an
+    /// owner's zone (`__defaultOwner__`) reads in a participant's shared database (the owner's
+    /// user record name), and back.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WireRecord {
+        var record = self
+        record.recordID = recordID.relabelingOwner(owner, as: newOwner)
+        record.parent = parent?.relabelingOwner(owner, as: newOwner)
+        record.share = share?.relabelingOwner(owner, as: newOwner)
+        record.fields = fields.mapValues { $0.relabelingOwner(owner, as: newOwner) }
+        record.encryptedFields = encryptedFields.mapValues { $0.relabelingOwner(owner, as: newOwner) }
+        return record
+    }
+}
+
+extension WireRecordID {
+    /// The ID with owner `newOwner` when its zone is owned by `owner`.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WireRecordID {
+        guard zoneID.ownerName.hasSameUTF8Bytes(as: owner) else { return self }
+        return WireRecordID(recordName: recordName, zoneID: WireZoneID(zoneName: zoneID.zoneName, ownerName: newOwner))
+    }
+}
+
+extension WireReference {
+    /// The reference with its record's owner relabelled.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WireReference {
+        WireReference(recordID: recordID.relabelingOwner(owner, as: newOwner), action: action)
+    }
+}
+
+extension WireFieldValue {
+    /// The value with the owners of its references relabelled.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WireFieldValue {
+        switch self {
+        case .reference(let reference): .reference(reference.relabelingOwner(owner, as: newOwner))
+        case .list(let values): .list(values.map { $0.relabelingOwner(owner, as: newOwner) })
+        default: self
+        }
+    }
+}
+
+extension CloudServer {
+    /// A record of a shared zone as the participant `scope` sees it: with the zone-wide share
+    /// as its `share` when the zone is shared whole, the owner's zone named by the owner's user
+    /// record name, then as ``present(_:to:desiredKeys:)`` shows any record to its caller.
+    func presentShared(_ record: WireRecord, of zone: SharedZone, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
+        var shown = record
+        if shown.share == nil, !WireShareRules.isShareType(shown.recordType) { shown.share = zone.store.zone.share }
+        shown = shown.relabelingOwner(WireZoneID.currentUserOwnerName, as: zone.ownerUserRecordName)
+        return present(shown, to: scope, desiredKeys: desiredKeys)
+    }
+}
+
+extension WirePredicate {
+    /// The predicate with the owners of its reference values relabelled, so a query a
+    /// participant writes with the owner's zone as they name it matches the records as the
+    /// owner's zone stores them.
+    func relabelingOwner(_ owner: String, as newOwner: String) -> WirePredicate {
+        let value = { (value: WireFieldValue) in value.relabelingOwner(owner, as: newOwner) }
+        let operand = { (operand: WireQueryOperand) -> WireQueryOperand in
+            if case .value(let inner) = operand { return .value(value(inner)) }
+            return operand
+        }
+        switch self {
+        case .constant, .beginsWith, .listMemberBeginsWith, .tokens, .near:
+            return self
+        case .and(let parts):
+            return .and(parts.map { $0.relabelingOwner(owner, as: newOwner) })
+        case .not(let inner):
+            return .not(inner.relabelingOwner(owner, as: newOwner))
+        case .compare(let field, let comparison, let right):
+            return .compare(field, comparison, operand(right))
+        case .between(let field, let low, let high):
+            return .between(field, operand(low), operand(high))
+        case .isIn(let field, let values):
+            return .isIn(field, values.map(value))
+        case .listContains(let field, let element):
+            return .listContains(field, value(element))
+        case .listContainsAny(let field, let values):
+            return .listContainsAny(field, values.map(value))
+        }
+    }
+}
