@@ -44,7 +44,7 @@ public final class CloudServer: CloudService, Sendable {
     public let clock: any CloudClock
 
     let registry: Mutex<Registry>
-    let storeSettings = StoreSettings(tombstoneLimit: CloudServer.defaultChangeHistoryLimit)
+    let storeSettings = StoreSettings(tombstoneLimit: StoreSettings.defaultTombstoneLimit)
     let accountStorage = Mutex<[String: (used: Int, quota: Int?)]>([:])
     let assets = AssetStore()
     private let tagCounter = Atomic<UInt64>(0)

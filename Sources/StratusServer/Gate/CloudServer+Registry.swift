@@ -35,7 +35,7 @@ extension CloudServer {
         var requestCount = 0
         var injectedFailures = CountedQueue<WireError>()
         var pendingDelays = CountedQueue<TimeInterval>()
-        var requestLog = RequestLog(limit: CloudServer.defaultRequestLogLimit)
+        var requestLog = RequestLog(limit: RequestLog.defaultLimit)
         var lastQueryExaminedCount = 0
         var rateLimiter: RateLimiter?
         /// Who the accounts are (email, phone, name, contacts) and who may be discovered.

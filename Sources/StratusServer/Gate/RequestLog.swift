@@ -1,5 +1,8 @@
 /// The newest requests a server received, at most ``limit`` of them, oldest first.
 struct RequestLog: Sendable {
+    /// How many requests the log keeps unless set: 10,000.
+    static let defaultLimit = 10_000
+
     /// How many requests the log keeps; older ones are dropped.
     var limit: Int {
         didSet { trim(to: limit) }

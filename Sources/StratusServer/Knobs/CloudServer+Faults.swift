@@ -7,7 +7,7 @@ extension CloudServer {
     public static let longestKnobInterval: TimeInterval = 365 * 24 * 60 * 60
 
     /// How many deleted records a zone remembers unless ``changeHistoryLimit`` is set: 10,000.
-    public static let defaultChangeHistoryLimit = 10_000
+    public static let defaultChangeHistoryLimit = StoreSettings.defaultTombstoneLimit
 
     /// How many deleted records each zone remembers for change fetches (at least; a quarter
     /// more may wait to be dropped): ``defaultChangeHistoryLimit`` unless set. A change token
@@ -20,7 +20,7 @@ extension CloudServer {
     }
 
     /// How many requests ``requestLog`` keeps unless ``requestLogLimit`` is set: 10,000.
-    public static let defaultRequestLogLimit = 10_000
+    public static let defaultRequestLogLimit = RequestLog.defaultLimit
 
     /// The number of requests the server has handled so far: every call across the service
     /// boundary except `accountStatus`, including requests that failed.

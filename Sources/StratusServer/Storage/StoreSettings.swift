@@ -8,6 +8,9 @@ final class StoreSettings: Sendable {
     private let silentPushesWithUIKeys = Atomic(false)
     private let notifications = Atomic(StoreSettings.defaultNotificationHistoryLimit)
 
+    /// How many tombstones a zone keeps unless set: 10,000.
+    static let defaultTombstoneLimit = 10_000
+
     /// How many notifications an account's collection keeps unless set: 10,000.
     static let defaultNotificationHistoryLimit = 10_000
 

@@ -15,27 +15,11 @@ import StratusWire
 // Nothing else commits a transaction or calls an observer. This is the seam where a storage
 // engine other than memory plugs in: steps 3 and 4 become its transaction.
 
-/// Who made a write, as the observers of committed changes see it.
-struct WriteOrigin: Sendable {
-    /// The device whose request made the write: its own pushes are not sent back to it. Nil
-    /// for the server's own writes (user records, a zone purged by a test).
-    var deviceID: String?
-    /// The writer's user record name, for the write history.
-    var userRecordName: String?
-    /// The `CKOperation.operationID` of the operation whose request made the write.
-    var operationID: String?
-
+extension WriteOrigin {
     /// The origin of a write made for `scope`'s request.
     init(_ scope: RequestScope, operationID: String?) {
-        deviceID = scope.deviceID
-        userRecordName = scope.userRecordName
-        self.operationID = operationID
+        self.init(deviceID: scope.deviceID, userRecordName: scope.userRecordName, operationID: operationID)
     }
-
-    /// The origin of a write the server makes on its own.
-    static let server = WriteOrigin()
-
-    private init() {}
 }
 
 /// Whose storage a write is charged to.

@@ -99,3 +99,24 @@ extension ZoneStore {
         return users
     }
 }
+
+extension ZoneStore {
+    /// Whether the deletion `change` removed a record `grants` covered: one whose `parent`
+    /// chain, followed through the records there are and the tombstones of those deleted,
+    /// reaches the root of one of the shares, or any record under a zone-wide share. A record
+    /// whose parent was deleted with it, or later, is reported too: its chain runs on through
+    /// the parent's tombstone. So is a record that left one of the shares after `position`
+    /// (the caller's token) and before it was deleted (``leftShare(_:grants:after:)``).
+    /// Call only with the lock held.
+    func coveredDeletion(_ change: ZoneChangeLog.Change, grants: [ShareGrant], after position: UInt64) -> Bool {
+        if grants.contains(where: { $0.rootName == nil }) { return true }
+        if leftShare(change.recordName, grants: grants, after: position) { return true }
+        var parent = change.parentName
+        var visited: Set<WireName> = []
+        while let name = parent, visited.count <= ShareRules.maximumHierarchyDepth, visited.insert(name).inserted {
+            if grants.contains(where: { $0.rootName == name }) { return true }
+            parent = records[name].map(\.parentName) ?? changeLog.tombstone(of: name)?.parentName
+        }
+        return false
+    }
+}
