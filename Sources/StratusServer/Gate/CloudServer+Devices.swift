@@ -16,10 +16,9 @@ extension CloudServer {
         return WireSession(deviceID: deviceID, sessionToken: device.sessionToken)
     }
 
-    /// Forgets a device whose last container object went away.
-    package func unregisterDevice(_ deviceID: String) {
+    /// Forgets a device: its requests are anonymous from now on.
+    func removeDevice(_ deviceID: String) {
         registry.withLock { _ = $0.devices.removeValue(forKey: deviceID) }
-        pushes.withLock { $0.forget(deviceID) }.resume()
     }
 
     /// Signs the device in to `account`, or out when nil, opening a new session; clears any

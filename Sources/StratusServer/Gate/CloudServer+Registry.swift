@@ -36,7 +36,8 @@ extension CloudServer {
         var injectedFailures = CountedQueue<WireError>()
         var pendingDelays = CountedQueue<TimeInterval>()
         var requestLog = RequestLog(limit: RequestLog.defaultLimit)
-        var lastQueryExaminedCount = 0
+        /// How many records the last query examined, for ``CloudServer/lastQueryExaminedCount``.
+        var examinedByLastQuery = 0
         var rateLimiter: RateLimiter?
         /// Who the accounts are (email, phone, name, contacts) and who may be discovered.
         var people = PeopleDirectory()

@@ -76,7 +76,7 @@ extension CloudServer {
             zone.release()
         }
         matches.sort { order.precedes($0.key, $1.key) }
-        registry.withLock { $0.lastQueryExaminedCount = examined }
+        registry.withLock { $0.examinedByLastQuery = examined }
 
         let page = matches.prefix(limit)
         var cursor: [UInt8]?

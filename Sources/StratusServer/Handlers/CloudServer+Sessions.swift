@@ -28,4 +28,11 @@ extension CloudServer {
     public func closeSession(deviceID: String) async {
         unregisterDevice(deviceID)
     }
+
+    /// Forgets a device whose last container object went away: the gate and the push router
+    /// both.
+    package func unregisterDevice(_ deviceID: String) {
+        removeDevice(deviceID)
+        pushes.withLock { $0.forget(deviceID) }.resume()
+    }
 }

@@ -6,7 +6,7 @@ extension CloudServer {
     /// and order this stays near `resultsLimit`, however many records the zone holds.
     @_spi(Testing)
     public var lastQueryExaminedCount: Int {
-        registry.withLock { $0.lastQueryExaminedCount }
+        registry.withLock { $0.examinedByLastQuery }
     }
 }
 
