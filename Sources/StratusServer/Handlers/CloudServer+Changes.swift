@@ -14,57 +14,12 @@ extension CloudServer {
         try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
-        if database.scope == .shared {
-            if let refusal = scope.refusalInSharedDatabase(of: request.zoneID) { throw refusal }
-            let since = try openToken(request.sinceToken, scope: scope, zoneID: request.zoneID)
-            return try sharedRecordChanges(request, scope: scope, since: since)
-        }
-        let zoneID = scope.normalized(request.zoneID)
-        guard let zone = database.zone(zoneID) else {
-            throw database.missingZoneError(zoneID)
-        }
-        guard zone.zone.capabilities.contains(.fetchChanges) else {
+        let view = try view(of: request.zoneID, in: database, scope: scope)
+        guard view.store.zone.capabilities.contains(.fetchChanges) else {
             throw WireError(.invalidArguments, "zone '\(request.zoneID.zoneName)' does not support fetching changes (the default zone never does)")
         }
-        let since = try openToken(request.sinceToken, scope: scope, zoneID: zoneID)
-        let position = since?.position ?? 0
-        var incarnation: UInt64?
-        if case .zone(_, let tokenIncarnation)? = since?.subject { incarnation = tokenIncarnation }
-        let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
-
-        zone.acquire()
-        defer { zone.release() }
-        guard !zone.isDeleted else { throw database.missingZoneError(zoneID) }
-        if let incarnation, incarnation != zone.incarnation {
-            throw WireError(.changeTokenExpired, "zone '\(request.zoneID.zoneName)' was deleted and created again since the token; fetch from a nil token")
-        }
-        if request.sinceToken != nil, position < zone.changeLog.historyFloor {
-            throw WireError(.changeTokenExpired, "the change token is older than the history zone '\(request.zoneID.zoneName)' keeps; fetch from a nil token")
-        }
-        let (page, moreComing) = zone.changeLog.changes(after: position, limit: limit)
-        var changed: [WireRecord] = []
-        var deleted: [WireRecordDeletion] = []
-        for change in page {
-            if !change.isDeletion, let stored = zone.records[change.recordName] {
-                changed.append(present(stored.record, to: scope, desiredKeys: request.desiredKeys, in: zone))
-            } else {
-                deleted.append(WireRecordDeletion(recordID: WireRecordID(recordName: change.recordName.string, zoneID: zone.zoneID), recordType: change.recordType))
-            }
-        }
-        let token = ChangeToken(
-            containerIdentifier: scope.container.identifier,
-            database: scope.databaseScope,
-            userRecordName: scope.userRecordName,
-            subject: .zone(zoneID, incarnation: zone.incarnation),
-            position: page.last?.sequence ?? max(position, zone.changeLog.lastSequence)
-        )
-        return WireRecordChangesResponse(
-            changed: changed,
-            deleted: deleted,
-            token: token.sealed(with: sealingKey),
-            moreComing: moreComing,
-            clientChangeTokenData: zone.changeLog.clientChangeTokenData
-        )
+        let since = try openToken(request.sinceToken, scope: scope, zoneID: view.zoneID)
+        return try changes(of: view, since: since, request)
     }
 
     /// - SeeAlso: ``CloudService/databaseChanges(_:)``

@@ -26,24 +26,17 @@ extension CloudServer {
             }
         }
 
-        let zones: [ZoneStore]
-        var shared: SharedZone?
-        if database.scope == .shared {
-            // The shared database's records are an owner's: query that owner's zone, as the
-            // owner's database names its records, and show only what the caller's shares cover.
-            guard let zoneID else { throw WireError(.invalidArguments, "a query in the shared database names the zone to search") }
-            if let refusal = scope.refusalInSharedDatabase(of: zoneID) { throw refusal }
-            guard let zone = scope.sharedZone(zoneID) else { throw Self.notShared(zoneID) }
-            query.predicate = query.predicate.relabelingOwner(zone.ownerUserRecordName, as: WireZoneID.currentUserOwnerName)
-            shared = zone
-            zones = [zone.store]
-        } else if let zoneID {
-            guard let zone = database.zone(scope.normalized(zoneID)) else {
-                throw database.missingZoneError(scope.normalized(zoneID))
-            }
-            zones = [zone]
+        let views: [ZoneView]
+        if let zoneID {
+            let view = try view(of: zoneID, in: database, scope: scope)
+            // A shared zone's records are its owner's: query them as the owner's database
+            // names them.
+            query.predicate = view.storedForm(of: query.predicate)
+            views = [view]
+        } else if database.scope == .shared {
+            throw WireError(.invalidArguments, "a query in the shared database names the zone to search")
         } else {
-            zones = database.allZones
+            views = self.views(of: database, scope: scope)
         }
 
         let context = WirePredicateContext(now: clock.now, currentUserRecordName: scope.userRecordName)
@@ -51,29 +44,29 @@ extension CloudServer {
         let limit = request.resultsLimit > 0 ? request.resultsLimit : defaultQueryResultsLimit
         let equality = query.predicate.indexableEquality.map { scope.storedForm(of: $0) }
         let plan = QueryPlan(query: query, equality: equality, context: context)
-        var matches: [(key: QueryOrder.Key, record: WireRecord)] = []
+        var matches: [(key: QueryOrder.Key, record: WireRecord, view: Int)] = []
         var examined = 0
-        for zone in zones {
+        for (position, view) in views.enumerated() {
             // Each zone gives at most one page and one more, in order, when its index gives
             // them in order; every match otherwise.
+            var view = view
             var found = 0
-            zone.acquire()
-            let grants = shared != nil && !zone.isDeleted ? zone.grants(for: scope.userRecordName ?? "") : []
-            if shared != nil, grants.isEmpty {
-                zone.release()
-                throw Self.notShared(zoneID ?? zone.zoneID)
+            do throws(WireError) {
+                try view.acquire()
+            } catch {
+                // A shared zone the caller no longer sees is an error; a zone of their own
+                // deleted meanwhile has no records.
+                if view.shared != nil { throw error }
+                continue
             }
-            if !zone.isDeleted {
-                plan.forEachCandidate(in: zone, order: order, after: after, examined: &examined) { stored, key in
-                    let readable = shared == nil ? canRead(stored, scope: scope) : zone.permission(on: WireName(key.recordID.recordName), grants: grants) != nil
-                    if readable, query.predicate.evaluate(stored.record, in: context) {
-                        matches.append((key, stored.record))
-                        found += 1
-                    }
-                    return !plan.isOrdered || found <= limit
+            plan.forEachCandidate(in: view.store, order: order, after: after, examined: &examined) { stored, key in
+                if view.canRead(stored), query.predicate.evaluate(stored.record, in: context) {
+                    matches.append((key, stored.record, position))
+                    found += 1
                 }
+                return !plan.isOrdered || found <= limit
             }
-            zone.release()
+            view.release()
         }
         matches.sort { order.precedes($0.key, $1.key) }
         registry.withLock { $0.examinedByLastQuery = examined }
@@ -92,7 +85,7 @@ extension CloudServer {
             ).sealed(with: sealingKey)
         }
         return WireQueryResponse(records: page.map { match in
-            shared.map { presentShared(match.record, of: $0, to: scope, desiredKeys: request.desiredKeys) } ?? present(match.record, to: scope, desiredKeys: request.desiredKeys)
+            present(match.record, in: views[match.view], desiredKeys: request.desiredKeys)
         }, cursor: cursor)
     }
 
@@ -139,12 +132,5 @@ extension CloudServer {
                 throw WireError(.invalidArguments, "the location sort on '\(descriptor.field)' measures from a location whose \(problem)")
             }
         }
-    }
-
-    private func canRead(_ stored: StoredRecord, scope: RequestScope) -> Bool {
-        guard scope.databaseScope == .public else { return true }
-        return scope.container.permissions(for: stored.record.recordType)
-            .grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
-            .contains(.read)
     }
 }

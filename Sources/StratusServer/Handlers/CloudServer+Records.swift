@@ -10,10 +10,7 @@ extension CloudServer {
         var results: [WireItemResult<WireRecordID, WireRecord>] = []
         results.reserveCapacity(request.recordIDs.count)
         for recordID in request.recordIDs {
-            let result = scope.databaseScope == .shared
-                ? lookUpShared(recordID, scope: scope, desiredKeys: request.desiredKeys)
-                : lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)
-            results.append(WireItemResult(id: recordID, result: result))
+            results.append(WireItemResult(id: recordID, result: lookUp(recordID, in: database, scope: scope, desiredKeys: request.desiredKeys)))
         }
         return WireRecordsLookupResponse(results: results)
     }

@@ -5,8 +5,7 @@ extension CloudServer {
     public func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse {
         let scope = try await begin(context, .listZones)
         let database = try scope.databaseForReading()
-        if database.scope == .shared { return WireZonesListResponse(zones: listSharedZones(scope)) }
-        return WireZonesListResponse(zones: database.allZones.map(\.zone))
+        return WireZonesListResponse(zones: views(of: database, scope: scope).map(\.zone))
     }
 
     /// - SeeAlso: ``CloudService/lookupZones(_:)``
@@ -14,14 +13,13 @@ extension CloudServer {
         let scope = try await begin(request.context, .lookupZones)
         let database = try scope.databaseForReading()
         return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
-            if database.scope == .shared { return WireItemResult(id: zoneID, result: lookUpSharedZone(zoneID, scope: scope)) }
-            if let error = WireValidation.checkZoneName(zoneID.zoneName) {
-                return WireItemResult(id: zoneID, result: .failure(error))
-            }
-            guard let zone = database.zone(scope.normalized(zoneID)) else {
-                return WireItemResult(id: zoneID, result: .failure(database.missingZoneError(scope.normalized(zoneID))))
-            }
-            return WireItemResult(id: zoneID, result: .success(zone.zone))
+            WireItemResult(id: zoneID, result: Result { () throws(WireError) -> WireZone in
+                if let error = WireValidation.checkZoneName(zoneID.zoneName) { throw error }
+                var view = try view(of: zoneID, in: database, scope: scope)
+                try view.acquire()
+                defer { view.release() }
+                return view.zone
+            })
         })
     }
 

@@ -4,32 +4,23 @@ import StratusWire
 // The read view of records: what a caller sees of a stored record, in every database.
 
 extension CloudServer {
+    /// One record, as the caller sees it, in any database (``ZoneView``).
     func lookUp(_ recordID: WireRecordID, in database: DatabaseStore, scope: RequestScope, desiredKeys: [String]?) -> Result<WireRecord, WireError> {
-        if let error = WireValidation.checkRecordName(recordID.recordName) ?? WireValidation.checkZoneName(recordID.zoneID.zoneName) {
-            return .failure(error)
-        }
-        let zoneID = scope.normalized(recordID.zoneID)
-        guard let zone = database.zone(zoneID) else {
-            return .failure(database.missingZoneError(zoneID))
-        }
-        var name = recordID.recordName
-        if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
-        zone.acquire()
-        let stored = zone.isDeleted ? nil : zone.record(named: name)
-        let deleted = zone.isDeleted
-        zone.release()
-        if deleted { return .failure(database.missingZoneError(zoneID)) }
-        guard let stored else {
-            return .failure(WireError(.unknownItem, "record '\(recordID.recordName)' does not exist"))
-        }
-        if database.scope == .public {
-            let permissions = scope.container.permissions(for: stored.record.recordType)
-            let grants = permissions.grants(signedIn: scope.account != nil, isCreator: isCreator(stored, scope))
-            guard grants.contains(.read) else {
-                return .failure(WireError(.permissionFailure, "reading records of type '\(stored.record.recordType)' is not allowed for this user"))
+        Result { () throws(WireError) -> WireRecord in
+            if let error = WireValidation.checkRecordName(recordID.recordName) ?? WireValidation.checkZoneName(recordID.zoneID.zoneName) {
+                throw error
             }
+            var view = try view(of: recordID.zoneID, in: database, scope: scope)
+            var name = recordID.recordName
+            if name.hasSameUTF8Bytes(as: WireZoneID.currentUserOwnerName), view.zoneID.isDefaultZone, let user = scope.userRecordName { name = user }
+            try view.acquire()
+            defer { view.release() }
+            guard let stored = view.store.record(named: name) else {
+                throw WireError(.unknownItem, "record '\(recordID.recordName)' does not exist")
+            }
+            if let refusal = view.readRefusal(of: stored) { throw refusal }
+            return present(stored.record, in: view, desiredKeys: desiredKeys)
         }
-        return .success(present(stored.record, to: scope, desiredKeys: desiredKeys))
     }
 
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
@@ -81,9 +72,6 @@ extension CloudServer {
         }
     }
 
-    func isCreator(_ stored: StoredRecord, _ scope: RequestScope) -> Bool {
-        scope.userRecordName != nil && stored.record.creatorUserRecordName == scope.userRecordName
-    }
 }
 
 extension RequestScope {
@@ -96,5 +84,13 @@ extension RequestScope {
               let user = userRecordName
         else { return equality }
         return (equality.field, .reference(WireReference(recordID: WireRecordID(recordName: user), action: .none)))
+    }
+}
+
+extension RequestScope {
+    /// Whether the caller created `stored`: what the creator's security role in the public
+    /// database depends on.
+    func isCreator(of stored: StoredRecord) -> Bool {
+        userRecordName != nil && stored.record.creatorUserRecordName == userRecordName
     }
 }

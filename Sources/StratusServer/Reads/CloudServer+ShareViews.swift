@@ -37,7 +37,7 @@ extension CloudServer {
     func presentInShare(_ record: WireRecord, at location: ShareLocation, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
         scope.databaseScope == .private
             ? present(record, to: scope, desiredKeys: desiredKeys)
-            : presentShared(record, of: location.zone, to: scope, desiredKeys: desiredKeys)
+            : present(record, in: ZoneView(location.zone, scope: scope), desiredKeys: desiredKeys)
     }
 }
 

@@ -32,16 +32,3 @@ extension RequestScope {
         }
     }
 }
-
-extension CloudServer {
-    /// A record of a shared zone as the participant `scope` sees it: with the zone-wide share
-    /// as its `share` when the zone is shared whole, the owner's zone named by the owner's user
-    /// record name, then as ``present(_:to:desiredKeys:)`` shows any record to its caller.
-    func presentShared(_ record: WireRecord, of zone: SharedZone, to scope: RequestScope, desiredKeys: [String]? = nil) -> WireRecord {
-        var shown = record
-        if shown.share == nil, !WireShareRules.isShareType(shown.recordType) { shown.share = zone.store.zone.share }
-        shown = shown.relabelingOwner(WireZoneID.currentUserOwnerName, as: zone.ownerUserRecordName)
-        return present(shown, to: scope, desiredKeys: desiredKeys)
-    }
-}
-

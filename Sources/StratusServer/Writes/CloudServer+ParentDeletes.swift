@@ -19,7 +19,7 @@ extension CloudServer {
         let scope = context.scope
         if scope.databaseScope == .public {
             let grants = scope.container.permissions(for: stored.record.recordType)
-                .grants(signedIn: true, isCreator: isCreator(stored, scope))
+                .grants(signedIn: true, isCreator: scope.isCreator(of: stored))
             guard grants.contains(.write) else {
                 return WireError(.permissionFailure, "deleting record '\(stored.record.recordID.recordName)' of type '\(stored.record.recordType)' is not allowed for this user")
             }
@@ -37,10 +37,10 @@ extension CloudServer {
             return { name in store.permission(on: name, grants: grants) != nil }
         }
         guard context.scope.databaseScope == .public else { return { _ in true } }
-        return { [self] name in
+        return { name in
             guard let stored = store.records[name] else { return false }
             return context.scope.container.permissions(for: stored.record.recordType)
-                .grants(signedIn: true, isCreator: isCreator(stored, context.scope)).contains(.read)
+                .grants(signedIn: true, isCreator: context.scope.isCreator(of: stored)).contains(.read)
         }
     }
 

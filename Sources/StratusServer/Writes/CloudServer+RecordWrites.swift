@@ -278,7 +278,7 @@ extension CloudServer {
                   stored.record.lastModifiedUserRecordName == user,
                   stored.record.holds(save)
             else { return false }
-            let grants = scope.container.permissions(for: stored.record.recordType).grants(signedIn: true, isCreator: isCreator(stored, scope))
+            let grants = scope.container.permissions(for: stored.record.recordType).grants(signedIn: true, isCreator: scope.isCreator(of: stored))
             guard grants.contains(.read) else { return false }
             saveResults[index] = .success(present(stored.record, to: scope))
             return true

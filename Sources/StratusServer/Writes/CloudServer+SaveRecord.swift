@@ -115,7 +115,7 @@ extension CloudServer {
         guard context.scope.databaseScope == .public else { return nil }
         let type = existing?.record.recordType ?? incoming.recordType
         let grants = context.scope.container.permissions(for: type)
-            .grants(signedIn: true, isCreator: existing.map { isCreator($0, context.scope) } ?? true)
+            .grants(signedIn: true, isCreator: existing.map { context.scope.isCreator(of: $0) } ?? true)
         if existing == nil, !grants.contains(.create) {
             return WireError(.permissionFailure, "creating records of type '\(type)' is not allowed for this user")
         }
