@@ -133,6 +133,31 @@ struct JSONKey: CodingKey, Hashable {
     }
 }
 
+extension JSONKey {
+    /// Writes `value` as the one key of a dictionary: CKWS's bodies that hold one thing
+    /// (`{"zones": […]}`).
+    static func encode<Value: Encodable>(_ value: Value, under key: String, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(value, forKey: JSONKey(key))
+    }
+
+    /// Reads what ``encode(_:under:to:)`` wrote.
+    static func decode<Value: Decodable>(_ type: Value.Type, under key: String, from decoder: any Decoder) throws -> Value {
+        try decoder.container(keyedBy: JSONKey.self).decode(type, forKey: JSONKey(key))
+    }
+
+    /// The list under `key`, the one key of a dictionary, to write per-item results into.
+    static func list(under key: String, of encoder: any Encoder) -> any UnkeyedEncodingContainer {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        return container.nestedUnkeyedContainer(forKey: JSONKey(key))
+    }
+
+    /// The list under `key`, to read per-item results from.
+    static func list(under key: String, of decoder: any Decoder) throws -> any UnkeyedDecodingContainer {
+        try decoder.container(keyedBy: JSONKey.self).nestedUnkeyedContainer(forKey: JSONKey(key))
+    }
+}
+
 extension Decoder {
     /// The context of the request being decoded (``WireJSON/decode(_:from:context:)``).
     ///

@@ -140,14 +140,9 @@ private struct JSONStamp: Codable {
 private struct JSONEncryptedField: Encodable {
     var value: WireFieldValue
 
-    private enum CodingKeys: String, CodingKey {
-        case isEncrypted
-    }
-
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(true, forKey: .isEncrypted)
+        try JSONKey.encode(true, under: "isEncrypted", to: encoder)
     }
 
     /// A field as a save sends it: a value, or nothing (`{}`, `{"value": null}`) to clear it,

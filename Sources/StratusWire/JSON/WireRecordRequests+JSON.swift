@@ -89,19 +89,13 @@ extension WireRecordsLookupRequest: Codable {
 /// requested one byte for byte (a server may name the owner as it knows it), the record's goes
 /// under the Stratus extension `stratusRecordID`.
 extension WireRecordsLookupResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case records
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .records)
+        var items = JSONKey.list(under: "records", of: encoder)
         try JSONRecordResults.encode(results, into: &items)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .records)
+        var items = try JSONKey.list(under: "records", of: decoder)
         self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeRecordID, value: JSONRecordResults.decodeRecord))
     }
 }
@@ -287,20 +281,14 @@ extension WireRecordsModifyRequest: Codable {
 /// beside. Every result of a delete also carries the Stratus extension `"operationType":
 /// "forceDelete"`, so that a failed delete is told from a failed save (``JSONSavesThenDeletes``).
 extension WireRecordsModifyResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case records
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .records)
+        var items = JSONKey.list(under: "records", of: encoder)
         try JSONRecordResults.encode(saveResults, into: &items)
         try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "forceDelete", into: &items, id: JSONItems.encodeRecordID)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .records)
+        var items = try JSONKey.list(under: "records", of: decoder)
         let (saves, deletes) = try JSONSavesThenDeletes.decode(
             from: &items,
             saveTypes: WireRecordsModifyRequest.saveTypes,

@@ -3,18 +3,12 @@ import Foundation
 /// Share participants for lookup infos, a Stratus extension shaped like CloudKit Web Services'
 /// `users/discover`: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
 extension WireShareParticipantsLookupRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case lookupInfos
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(lookupInfos, forKey: .lookupInfos)
+        try JSONKey.encode(lookupInfos, under: "lookupInfos", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), lookupInfos: try container.decode([WireUserLookupInfo].self, forKey: .lookupInfos))
+        self.init(context: try decoder.requestContext(), lookupInfos: try JSONKey.decode([WireUserLookupInfo].self, under: "lookupInfos", from: decoder))
     }
 }
 
@@ -22,15 +16,10 @@ extension WireShareParticipantsLookupRequest: Codable {
 /// `{"participants": […]}`, one element per lookup info in order, the participant dictionary
 /// or an error dictionary, with the lookup info beside under `lookupInfo` (``JSONItems``).
 extension WireShareParticipantsLookupResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case participants
-    }
-
     private static let idKey = JSONKey("lookupInfo")
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .participants)
+        var items = JSONKey.list(under: "participants", of: encoder)
         try JSONItems.encode(results, into: &items, id: { info, encoder in
             var keyed = encoder.container(keyedBy: JSONKey.self)
             try keyed.encode(info, forKey: Self.idKey)
@@ -38,8 +27,7 @@ extension WireShareParticipantsLookupResponse: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .participants)
+        var items = try JSONKey.list(under: "participants", of: decoder)
         self.init(results: try JSONItems.decode(from: &items, id: { decoder in
             try decoder.container(keyedBy: JSONKey.self).decode(WireUserLookupInfo.self, forKey: Self.idKey)
         }, value: JSONItems.decodeValue))
@@ -102,19 +90,13 @@ extension WireShareMetadataLookupRequest: Codable {
 /// URL in order, the share result dictionary (``WireShareMetadata``) or an error dictionary,
 /// with the URL beside as `shortGUID` and `shareURL` (``JSONShareURLs``).
 extension WireShareMetadataLookupResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case results
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .results)
+        var items = JSONKey.list(under: "results", of: encoder)
         try JSONItems.encode(results, into: &items, id: JSONShareURLs.encodeID, value: JSONItems.encodeValue)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .results)
+        var items = try JSONKey.list(under: "results", of: decoder)
         self.init(results: try JSONItems.decode(from: &items, id: JSONShareURLs.decodeID, value: JSONItems.decodeValue))
     }
 }
@@ -153,17 +135,12 @@ extension WireAcceptSharesRequest: Codable {
 /// (and its `zoneID`, the zone a `share` without one is in), or an error dictionary, with the
 /// URL beside as `shortGUID` and `shareURL` (``JSONShareURLs``).
 extension WireAcceptSharesResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case results
-    }
-
     private enum ResultKeys: String, CodingKey {
         case share, zoneID
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .results)
+        var items = JSONKey.list(under: "results", of: encoder)
         try JSONItems.encode(results, into: &items, id: JSONShareURLs.encodeID) { share, encoder in
             var result = encoder.container(keyedBy: ResultKeys.self)
             try result.encode(share, forKey: .share)
@@ -172,8 +149,7 @@ extension WireAcceptSharesResponse: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .results)
+        var items = try JSONKey.list(under: "results", of: decoder)
         self.init(results: try JSONItems.decode(from: &items, id: JSONShareURLs.decodeID) { decoder in
             let result = try decoder.container(keyedBy: ResultKeys.self)
             var share = try result.decode(WireRecord.self, forKey: .share)

@@ -3,18 +3,12 @@ import Foundation
 /// The answer to `subscriptions/list` as CloudKit Web Services writes it:
 /// `{"subscriptions": [subscription…]}`.
 extension WireSubscriptionsListResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case subscriptions
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(subscriptions, forKey: .subscriptions)
+        try JSONKey.encode(subscriptions, under: "subscriptions", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(subscriptions: try container.decode([WireSubscription].self, forKey: .subscriptions))
+        self.init(subscriptions: try JSONKey.decode([WireSubscription].self, under: "subscriptions", from: decoder))
     }
 }
 

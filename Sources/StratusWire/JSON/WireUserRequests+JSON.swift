@@ -21,36 +21,24 @@ extension WireAccountStatus: Codable {
 /// The answer to `users/current` as CKWS writes it: `{"userRecordName": …}` (CKWS's
 /// `firstName` and `lastName`, which Stratus does not give, are ignored).
 extension WireCurrentUserResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case userRecordName
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(userRecordName, forKey: .userRecordName)
+        try JSONKey.encode(userRecordName, under: "userRecordName", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(userRecordName: try container.decode(String.self, forKey: .userRecordName))
+        self.init(userRecordName: try JSONKey.decode(String.self, under: "userRecordName", from: decoder))
     }
 }
 
 /// `users/discover` (POST) as CKWS shapes it: `{"lookupInfos": [{emailAddress | phoneNumber |
 /// userRecordName}, …]}`.
 extension WireUsersLookupRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case lookupInfos
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(lookupInfos, forKey: .lookupInfos)
+        try JSONKey.encode(lookupInfos, under: "lookupInfos", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), lookupInfos: try container.decode([WireUserLookupInfo].self, forKey: .lookupInfos))
+        self.init(context: try decoder.requestContext(), lookupInfos: try JSONKey.decode([WireUserLookupInfo].self, under: "lookupInfos", from: decoder))
     }
 }
 
@@ -104,18 +92,12 @@ extension WireUsersLookupResponse: Codable {
 
 /// The answer to `users/lookup/contacts` as CKWS writes it: `{"users": [identity, …]}`.
 extension WireUsersContactsResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case users
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(identities, forKey: .users)
+        try JSONKey.encode(identities, under: "users", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(identities: try container.decode([WireUserIdentity].self, forKey: .users))
+        self.init(identities: try JSONKey.decode([WireUserIdentity].self, under: "users", from: decoder))
     }
 }
 
@@ -182,17 +164,11 @@ extension WireApplicationPermissionStatus: Codable {
 /// Reading or requesting an application permission, a Stratus extension:
 /// `{"permission": ["USER_DISCOVERABILITY"]}` (``WireApplicationPermissions``).
 extension WireApplicationPermissionRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case permission
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(permission, forKey: .permission)
+        try JSONKey.encode(permission, under: "permission", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), permission: try container.decode(WireApplicationPermissions.self, forKey: .permission))
+        self.init(context: try decoder.requestContext(), permission: try JSONKey.decode(WireApplicationPermissions.self, under: "permission", from: decoder))
     }
 }

@@ -3,18 +3,12 @@ import Foundation
 /// `zones/lookup` as CloudKit Web Services shapes it: `{"zones": [zoneID, …]}`, an array of
 /// zone-ID dictionaries.
 extension WireZonesLookupRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zones
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(zoneIDs, forKey: .zones)
+        try JSONKey.encode(zoneIDs, under: "zones", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), zoneIDs: try container.decode([WireZoneID].self, forKey: .zones))
+        self.init(context: try decoder.requestContext(), zoneIDs: try JSONKey.decode([WireZoneID].self, under: "zones", from: decoder))
     }
 }
 
@@ -23,19 +17,13 @@ extension WireZonesLookupRequest: Codable {
 /// (``JSONItems``). When the zone's own ID differs from the requested one byte for byte, the
 /// zone's goes under the Stratus extension `stratusZoneID`.
 extension WireZonesLookupResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zones
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .zones)
+        var items = JSONKey.list(under: "zones", of: encoder)
         try JSONZoneResults.encode(results, into: &items)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .zones)
+        var items = try JSONKey.list(under: "zones", of: decoder)
         self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone))
     }
 }
@@ -134,20 +122,14 @@ extension WireZonesModifyRequest: Codable {
 /// failure as the error dictionary with `zoneID` beside. Every result of a delete also carries
 /// the Stratus extension `"operationType": "delete"` (``JSONSavesThenDeletes``).
 extension WireZonesModifyResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zones
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .zones)
+        var items = JSONKey.list(under: "zones", of: encoder)
         try JSONZoneResults.encode(saveResults, into: &items)
         try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "delete", into: &items, id: JSONItems.encodeZoneID)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .zones)
+        var items = try JSONKey.list(under: "zones", of: decoder)
         let (saves, deletes) = try JSONSavesThenDeletes.decode(
             from: &items, saveTypes: ["create"], deleteTypes: ["delete"], id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone
         )
