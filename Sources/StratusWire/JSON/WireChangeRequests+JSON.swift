@@ -6,28 +6,17 @@ import Foundation
 /// `resultsLimit` is absent when it is 0 (the server chooses); `desiredKeys` absent returns
 /// every field, `[]` only system fields.
 extension WireRecordChangesRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zoneID, syncToken, resultsLimit, desiredKeys
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .context(\.context),
+        .required("zoneID", \.zoneID),
+        .bytes("syncToken", \.sinceToken),
+        .limit("resultsLimit", \.resultsLimit),
+        .optional("desiredKeys", \.desiredKeys)
+    )
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(zoneID, forKey: .zoneID)
-        try container.encodeIfPresent(sinceToken.map { Data($0).base64EncodedString() }, forKey: .syncToken)
-        if resultsLimit != 0 { try container.encode(resultsLimit, forKey: .resultsLimit) }
-        try container.encodeIfPresent(desiredKeys, forKey: .desiredKeys)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            context: try decoder.requestContext(),
-            zoneID: try container.decode(WireZoneID.self, forKey: .zoneID),
-            sinceToken: try JSONChangeTokens.decodeIfPresent(container, .syncToken),
-            resultsLimit: try container.decodeLimitIfPresent(forKey: .resultsLimit) ?? 0,
-            desiredKeys: try container.decodeIfPresent([String].self, forKey: .desiredKeys)
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// A deleted record as CKWS lists it among a zone's changes: `{"recordName": …, "zoneID":
@@ -60,46 +49,21 @@ extension WireRecordDeletion: Codable {
 /// base64; plus the Stratus extension `clientChangeTokenData` (standard base64), the token the
 /// last modify of the zone carried. `moreComing` absent is false; CKWS's `reverse` is ignored.
 extension WireRecordChangesResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case records, syncToken, moreComing, clientChangeTokenData
-    }
-
-    private enum ElementKeys: String, CodingKey {
-        case deleted
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var records = container.nestedUnkeyedContainer(forKey: .records)
-        for record in changed { try records.encode(record) }
-        for deletion in deleted { try records.encode(deletion) }
-        try container.encode(Data(token).base64EncodedString(), forKey: .syncToken)
-        try container.encode(moreComing, forKey: .moreComing)
-        try container.encodeIfPresent(clientChangeTokenData?.base64EncodedString(), forKey: .clientChangeTokenData)
+        var container = try JSONChangeList.encode(changed, deleted, under: "records", token: token, moreComing: moreComing, to: encoder) { record, encoder in
+            try record.encode(to: encoder)
+        }
+        try JSONOpaqueBytes.encode(clientChangeTokenData.map { [UInt8]($0) }, forKey: JSONKey("clientChangeTokenData"), in: &container)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var records = try container.nestedUnkeyedContainer(forKey: .records)
-        var changed: [WireRecord] = []
-        var deleted: [WireRecordDeletion] = []
-        while !records.isAtEnd {
-            let element = try records.superDecoder()
-            if try element.container(keyedBy: ElementKeys.self).decodeIfPresent(Bool.self, forKey: .deleted) == true {
-                deleted.append(try WireRecordDeletion(from: element))
-            } else {
-                changed.append(try WireRecord(from: element))
-            }
-        }
-        guard let token = try JSONChangeTokens.decodeIfPresent(container, .syncToken) else {
-            throw DecodingError.keyNotFound(CodingKeys.syncToken, DecodingError.Context(codingPath: container.codingPath, debugDescription: "a change fetch answers a token"))
-        }
+        let (changed, deleted, list) = try JSONChangeList.decode(under: "records", from: decoder, reading: WireRecord.init(from:), WireRecordDeletion.self)
         self.init(
             changed: changed,
             deleted: deleted,
-            token: token,
-            moreComing: try container.decodeIfPresent(Bool.self, forKey: .moreComing) ?? false,
-            clientChangeTokenData: try JSONChangeTokens.decodeIfPresent(container, .clientChangeTokenData).map { Data($0) }
+            token: list.token,
+            moreComing: list.moreComing,
+            clientChangeTokenData: try JSONOpaqueBytes.decode(forKey: JSONKey("clientChangeTokenData"), in: list.container).map { Data($0) }
         )
     }
 }
@@ -107,24 +71,15 @@ extension WireRecordChangesResponse: Codable {
 /// `changes/database` as CKWS shapes it: `{"syncToken": …, "resultsLimit": …}`, the token in
 /// standard base64, absent to fetch from the beginning; `resultsLimit` absent when it is 0.
 extension WireDatabaseChangesRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case syncToken, resultsLimit
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .context(\.context),
+        .bytes("syncToken", \.sinceToken),
+        .limit("resultsLimit", \.resultsLimit)
+    )
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(sinceToken.map { Data($0).base64EncodedString() }, forKey: .syncToken)
-        if resultsLimit != 0 { try container.encode(resultsLimit, forKey: .resultsLimit) }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            context: try decoder.requestContext(),
-            sinceToken: try JSONChangeTokens.decodeIfPresent(container, .syncToken),
-            resultsLimit: try container.decodeLimitIfPresent(forKey: .resultsLimit) ?? 0
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// Why a zone went away, as a Stratus extension names it (CKWS does not say):
@@ -171,70 +126,67 @@ extension WireZoneDeletion: Codable {
 /// `"deleted": true`, so they may come in any order), the token in standard base64.
 /// `moreComing` absent is false.
 extension WireDatabaseChangesResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zones, syncToken, moreComing
-    }
-
-    private enum ZoneKeys: String, CodingKey {
-        case zoneID, deleted
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var zones = container.nestedUnkeyedContainer(forKey: .zones)
-        for zoneID in changedZoneIDs {
-            var zone = zones.nestedContainer(keyedBy: ZoneKeys.self)
-            try zone.encode(zoneID, forKey: .zoneID)
+        _ = try JSONChangeList.encode(changedZoneIDs, deleted, under: "zones", token: token, moreComing: moreComing, to: encoder) { zoneID, encoder in
+            try JSONKey.encode(zoneID, under: "zoneID", to: encoder)
         }
-        for deletion in deleted { try zones.encode(deletion) }
-        try container.encode(Data(token).base64EncodedString(), forKey: .syncToken)
-        try container.encode(moreComing, forKey: .moreComing)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var zones = try container.nestedUnkeyedContainer(forKey: .zones)
-        var changed: [WireZoneID] = []
-        var deleted: [WireZoneDeletion] = []
-        while !zones.isAtEnd {
-            let element = try zones.superDecoder()
-            let zone = try element.container(keyedBy: ZoneKeys.self)
-            if try zone.decodeIfPresent(Bool.self, forKey: .deleted) == true {
-                deleted.append(try WireZoneDeletion(from: element))
+        let (changed, deleted, list) = try JSONChangeList.decode(under: "zones", from: decoder, reading: { element in
+            try JSONKey.decode(WireZoneID.self, under: "zoneID", from: element)
+        }, WireZoneDeletion.self)
+        self.init(changedZoneIDs: changed, deleted: deleted, token: list.token, moreComing: list.moreComing)
+    }
+}
+
+/// A change fetch's answer as CKWS writes it: `{KEY: […], "syncToken": …, "moreComing": …}`,
+/// the changed items first, then the deletions (told apart by `"deleted": true`, so they may
+/// come in any order), the token in standard base64. `moreComing` absent is false.
+enum JSONChangeList {
+    /// What the list's dictionary holds besides the items.
+    struct Rest {
+        var token: [UInt8]
+        var moreComing: Bool
+        /// The dictionary, for keys a fetch adds.
+        var container: KeyedDecodingContainer<JSONKey>
+    }
+
+    /// Writes the list, the token and `moreComing`, and hands back the dictionary for keys a
+    /// fetch adds.
+    static func encode<Changed, Deleted: Encodable>(
+        _ changed: [Changed], _ deleted: [Deleted], under key: String, token: [UInt8], moreComing: Bool,
+        to encoder: any Encoder, writing write: (Changed, any Encoder) throws -> Void
+    ) throws -> KeyedEncodingContainer<JSONKey> {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        var items = container.nestedUnkeyedContainer(forKey: JSONKey(key))
+        for item in changed { try write(item, items.superEncoder()) }
+        for deletion in deleted { try items.encode(deletion) }
+        try JSONOpaqueBytes.encode(token, forKey: JSONKey("syncToken"), in: &container)
+        try container.encode(moreComing, forKey: JSONKey("moreComing"))
+        return container
+    }
+
+    /// Reads what ``encode(_:_:under:token:moreComing:to:writing:)`` wrote.
+    static func decode<Changed, Deleted: Decodable>(
+        under key: String, from decoder: any Decoder, reading read: (any Decoder) throws -> Changed, _: Deleted.Type
+    ) throws -> ([Changed], [Deleted], Rest) {
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        var items = try container.nestedUnkeyedContainer(forKey: JSONKey(key))
+        var changed: [Changed] = []
+        var deleted: [Deleted] = []
+        while !items.isAtEnd {
+            let element = try items.superDecoder()
+            if try element.container(keyedBy: JSONKey.self).decodeIfPresent(Bool.self, forKey: JSONKey("deleted")) == true {
+                deleted.append(try Deleted(from: element))
             } else {
-                changed.append(try zone.decode(WireZoneID.self, forKey: .zoneID))
+                changed.append(try read(element))
             }
         }
-        guard let token = try JSONChangeTokens.decodeIfPresent(container, .syncToken) else {
-            throw DecodingError.keyNotFound(CodingKeys.syncToken, DecodingError.Context(codingPath: container.codingPath, debugDescription: "a change fetch answers a token"))
+        guard let token = try JSONOpaqueBytes.decode(forKey: JSONKey("syncToken"), in: container) else {
+            throw DecodingError.keyNotFound(JSONKey("syncToken"), DecodingError.Context(codingPath: container.codingPath, debugDescription: "a change fetch answers a token"))
         }
-        self.init(changedZoneIDs: changed, deleted: deleted, token: token, moreComing: try container.decodeIfPresent(Bool.self, forKey: .moreComing) ?? false)
-    }
-}
-
-/// Change tokens as CKWS's `syncToken` carries them: standard base64 strings.
-private enum JSONChangeTokens {
-    /// The bytes of the token at `key`, or nil when there is none.
-    static func decodeIfPresent<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> [UInt8]? {
-        guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard let data = Data(base64Encoded: text) else {
-            throw DecodingError.invalid(key, in: container, "a token must be standard base64")
-        }
-        return [UInt8](data)
-    }
-}
-
-private extension KeyedDecodingContainer {
-    /// The results limit at `key`, or nil when there is none. A number `Int` cannot hold (too
-    /// large, or with a fraction) names the key, which Foundation's own error (not a
-    /// `DecodingError` until the decoder returns) does not.
-    func decodeLimitIfPresent(forKey key: Key) throws -> Int? {
-        do {
-            return try decodeIfPresent(Int.self, forKey: key)
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw DecodingError.invalid(key, in: self, "a results limit is a whole number of at most \(Int.max) (\(error))")
-        }
+        let moreComing = try container.decodeIfPresent(Bool.self, forKey: JSONKey("moreComing")) ?? false
+        return (changed, deleted, Rest(token: token, moreComing: moreComing, container: container))
     }
 }

@@ -5,46 +5,20 @@ import Foundation
 /// `zoneName` to `_defaultZone` and a missing owner to the caller (`__defaultOwner__`), as CKWS
 /// does; Stratus writes both. `zoneType`, which live CKWS responses add, is ignored.
 extension WireZoneID: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case zoneName, ownerRecordName
-    }
+    private static let json = JSONDictionary(Self.init, .optional("zoneName", \.zoneName, absent: WireZoneID.defaultZoneName), .optional("ownerRecordName", \.ownerName, absent: WireZoneID.currentUserOwnerName))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(zoneName, forKey: .zoneName)
-        try container.encode(ownerName, forKey: .ownerRecordName)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            zoneName: try container.decodeIfPresent(String.self, forKey: .zoneName) ?? WireZoneID.defaultZoneName,
-            ownerName: try container.decodeIfPresent(String.self, forKey: .ownerRecordName) ?? WireZoneID.currentUserOwnerName
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// A record ID: `{"recordName": …, "zoneID": {…}}`, CKWS's lookup item with the zone beside
 /// the name (a Stratus request may name records of several zones). A missing `zoneID` is the
 /// default zone.
 extension WireRecordID: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case recordName, zoneID
-    }
+    private static let json = JSONDictionary(Self.init, .required("recordName", \.recordName), .optional("zoneID", \.zoneID, absent: .defaultZone))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(recordName, forKey: .recordName)
-        try container.encode(zoneID, forKey: .zoneID)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            recordName: try container.decode(String.self, forKey: .recordName),
-            zoneID: try container.decodeIfPresent(WireZoneID.self, forKey: .zoneID) ?? .defaultZone
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// A reference as CKWS writes it: `{"recordName": …, "zoneID": {…}, "action": "NONE"}`, the

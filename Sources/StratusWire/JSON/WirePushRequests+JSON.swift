@@ -5,54 +5,26 @@ import Foundation
 /// left out on the first poll (`{}`). The request's context is not in the body
 /// (``WireJSON/decode(_:from:context:)``).
 extension WirePushPollRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case acknowledging
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .integer("acknowledging", \.acknowledging))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(acknowledging, forKey: .acknowledging)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), acknowledging: try JSONInteger.decodeIfPresent(forKey: .acknowledging, in: container))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// One push (a Stratus extension): `{"pushID": …, "notification": {…}}`, the notification as
 /// ``WireNotification`` writes it, the remote-notification dictionary a device receives.
 extension WirePushDelivery: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case pushID, notification
-    }
+    private static let json = JSONDictionary(Self.init, .integer("pushID", \.id), .required("notification", \.notification))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .pushID)
-        try container.encode(notification, forKey: .notification)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try JSONInteger.decode(forKey: .pushID, in: container), notification: try container.decode(WireNotification.self, forKey: .notification))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to `pushes/poll` (a Stratus extension): `{"delivery": {…}}` with the device's
 /// next push, or `{}` when the device is no longer registered for pushes and stops polling.
 extension WirePushPollResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case delivery
-    }
+    private static let json = JSONDictionary(Self.init, .optional("delivery", \.delivery))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(delivery, forKey: .delivery)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(delivery: try container.decodeIfPresent(WirePushDelivery.self, forKey: .delivery))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }

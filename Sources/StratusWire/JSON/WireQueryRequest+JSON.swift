@@ -51,21 +51,8 @@ extension WireQueryRequest: Codable {
 /// continuationMarker}`, the marker (the cursor's bytes in base64) only while more records
 /// match.
 extension WireQueryResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case records, continuationMarker
-    }
+    private static let json = JSONDictionary(Self.init, .required("records", \.records), .bytes("continuationMarker", \.cursor))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(records, forKey: .records)
-        try JSONOpaqueBytes.encode(cursor, forKey: .continuationMarker, in: &container)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            records: try container.decode([WireRecord].self, forKey: .records),
-            cursor: try JSONOpaqueBytes.decode(forKey: .continuationMarker, in: container)
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }

@@ -6,31 +6,10 @@ import Foundation
 /// the database `public`, `private` or `shared` as in CKWS paths, the session token under
 /// CKWS's name for it.
 extension WireRequestContext: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case containerIdentifier, database, deviceID, ckWebAuthToken, operationID, qualityOfService
-    }
+    private static let json = JSONDictionary(Self.init, .required("containerIdentifier", \.containerIdentifier), .required("database", \.database), .required("deviceID", \.deviceID), .optional("ckWebAuthToken", \.sessionToken), .optional("operationID", \.operationID), .optional("qualityOfService", \.qualityOfService, absent: .default))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(containerIdentifier, forKey: .containerIdentifier)
-        try container.encode(database, forKey: .database)
-        try container.encode(deviceID, forKey: .deviceID)
-        try container.encodeIfPresent(sessionToken, forKey: .ckWebAuthToken)
-        try container.encodeIfPresent(operationID, forKey: .operationID)
-        try container.encode(qualityOfService, forKey: .qualityOfService)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            containerIdentifier: try container.decode(String.self, forKey: .containerIdentifier),
-            database: try container.decode(WireDatabaseScope.self, forKey: .database),
-            deviceID: try container.decode(String.self, forKey: .deviceID),
-            sessionToken: try container.decodeIfPresent(String.self, forKey: .ckWebAuthToken),
-            operationID: try container.decodeIfPresent(String.self, forKey: .operationID),
-            qualityOfService: try container.decodeIfPresent(WireQualityOfService.self, forKey: .qualityOfService) ?? .default
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// A database as CKWS paths name it: `public`, `private`, `shared`.

@@ -5,46 +5,18 @@ import Foundation
 /// to register a new device, `account` absent to sign the device out. The request carries no
 /// ``WireRequestContext``: it is what makes one.
 extension WireSessionRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case containerIdentifier, deviceID, account
-    }
+    private static let json = JSONDictionary(Self.init, .required("containerIdentifier", \.containerIdentifier), .optional("deviceID", \.deviceID), .optional("account", \.account))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(containerIdentifier, forKey: .containerIdentifier)
-        try container.encodeIfPresent(deviceID, forKey: .deviceID)
-        try container.encodeIfPresent(account, forKey: .account)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            containerIdentifier: try container.decode(String.self, forKey: .containerIdentifier),
-            deviceID: try container.decodeIfPresent(String.self, forKey: .deviceID),
-            account: try container.decodeIfPresent(String.self, forKey: .account)
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to `session/open`, a Stratus extension: `{"deviceID": …, "ckWebAuthToken": …}`,
 /// the session token under CKWS's name for the token a signed-in web client carries; absent
 /// when the device is signed out.
 extension WireSession: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case deviceID, ckWebAuthToken
-    }
+    private static let json = JSONDictionary(Self.init, .required("deviceID", \.deviceID), .optional("ckWebAuthToken", \.sessionToken))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(deviceID, forKey: .deviceID)
-        try container.encodeIfPresent(sessionToken, forKey: .ckWebAuthToken)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            deviceID: try container.decode(String.self, forKey: .deviceID),
-            sessionToken: try container.decodeIfPresent(String.self, forKey: .ckWebAuthToken)
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }

@@ -44,29 +44,17 @@ extension WireParticipantAcceptanceStatus: Codable {
 /// A share participant as CKWS writes it: `{userIdentity, permission, type, acceptanceStatus}`,
 /// plus Stratus's `participantID`, which names the participant within its share.
 extension WireShareParticipant: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case participantID, userIdentity, permission, type, acceptanceStatus
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .optional("participantID", \.participantID, absent: ""),
+        .required("userIdentity", \.identity),
+        .optional("type", \.role, absent: .unknown),
+        .optional("acceptanceStatus", \.acceptanceStatus, absent: .unknown),
+        .optional("permission", \.permission, absent: .unknown)
+    )
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(participantID, forKey: .participantID)
-        try container.encode(identity, forKey: .userIdentity)
-        try container.encode(permission, forKey: .permission)
-        try container.encode(role, forKey: .type)
-        try container.encode(acceptanceStatus, forKey: .acceptanceStatus)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            participantID: try container.decodeIfPresent(String.self, forKey: .participantID) ?? "",
-            identity: try container.decode(WireUserIdentity.self, forKey: .userIdentity),
-            role: try container.decodeIfPresent(WireParticipantRole.self, forKey: .type) ?? .unknown,
-            acceptanceStatus: try container.decodeIfPresent(WireParticipantAcceptanceStatus.self, forKey: .acceptanceStatus) ?? .unknown,
-            permission: try container.decodeIfPresent(WireParticipantPermission.self, forKey: .permission) ?? .unknown
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// A user identity as CKWS writes it: `{userRecordName, lookupInfo, nameComponents}`, plus

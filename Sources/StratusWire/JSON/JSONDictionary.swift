@@ -1,0 +1,129 @@
+import Foundation
+
+/// One key of a flat JSON dictionary: the property of `Root` it carries, and how its value is
+/// written and read.
+struct JSONField<Root, Value>: Sendable {
+    let key: JSONKey
+    let write: @Sendable (Root, inout KeyedEncodingContainer<JSONKey>, JSONKey) throws -> Void
+    let read: @Sendable (KeyedDecodingContainer<JSONKey>, JSONKey, any Decoder) throws -> Value
+
+    /// A key that must be there.
+    static func required(_ key: String, _ property: KeyPath<Root, Value> & Sendable) -> Self where Value: Codable & Sendable {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encode(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try container.decode(Value.self, forKey: key)
+        }
+    }
+
+    /// A key that may be missing (or `null`): nil then, and not written for nil.
+    static func optional<Wrapped: Codable & Sendable>(_ key: String, _ property: KeyPath<Root, Wrapped?> & Sendable) -> Self where Value == Wrapped? {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encodeIfPresent(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try container.decodeIfPresent(Wrapped.self, forKey: key)
+        }
+    }
+
+    /// A key that may be missing, read as `absent` then.
+    static func optional(_ key: String, _ property: KeyPath<Root, Value> & Sendable, absent: Value) -> Self where Value: Codable & Sendable {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encode(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try container.decodeIfPresent(Value.self, forKey: key) ?? absent
+        }
+    }
+
+    /// An integer that must be there (``JSONInteger``: a number out of range names its key).
+    static func integer(_ key: String, _ property: KeyPath<Root, Int> & Sendable) -> Self where Value == Int {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encode(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try JSONInteger.decode(forKey: key, in: container)
+        }
+    }
+
+    /// An integer that may be missing (or `null`): nil then, and not written for nil.
+    static func integer(_ key: String, _ property: KeyPath<Root, Int?> & Sendable) -> Self where Value == Int? {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encodeIfPresent(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try JSONInteger.decodeIfPresent(forKey: key, in: container)
+        }
+    }
+
+    /// An integer that may be missing, read as `absent` then.
+    static func integer(_ key: String, _ property: KeyPath<Root, Int> & Sendable, absent: Int) -> Self where Value == Int {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encode(root[keyPath: property], forKey: key)
+        } read: { container, key, _ in
+            try JSONInteger.decodeIfPresent(forKey: key, in: container) ?? absent
+        }
+    }
+
+    /// A results limit: left out when it is 0 (the server chooses), and 0 when missing.
+    static func limit(_ key: String, _ property: KeyPath<Root, Int> & Sendable) -> Self where Value == Int {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            let limit = root[keyPath: property]
+            if limit != 0 { try container.encode(limit, forKey: key) }
+        } read: { container, key, _ in
+            try JSONInteger.decodeIfPresent(forKey: key, in: container) ?? 0
+        }
+    }
+
+    /// Opaque bytes (a token or a cursor) as a base64 string (``JSONOpaqueBytes``), which may
+    /// be missing.
+    static func bytes(_ key: String, _ property: KeyPath<Root, [UInt8]?> & Sendable) -> Self where Value == [UInt8]? {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try JSONOpaqueBytes.encode(root[keyPath: property], forKey: key, in: &container)
+        } read: { container, key, _ in
+            try JSONOpaqueBytes.decode(forKey: key, in: container)
+        }
+    }
+
+    /// A request's ``WireRequestContext``: not written (it travels beside the body), read
+    /// from the decoder (``WireJSON/decode(_:from:context:)``).
+    static func context(_ property: KeyPath<Root, WireRequestContext> & Sendable) -> Self where Value == WireRequestContext {
+        JSONField(key: JSONKey("")) { _, _, _ in
+        } read: { _, _, decoder in
+            try decoder.requestContext()
+        }
+    }
+}
+
+/// A value that crosses as a flat JSON dictionary, one ``JSONField`` per key: written key by
+/// key in order, and read by handing each field's value, in the same order, to `make` (the
+/// type's memberwise initializer).
+///
+/// ```swift
+/// extension WireSession: Codable {
+///     private static var json: JSONDictionary<Self, String, String?> {
+///         JSONDictionary(Self.init, .required("deviceID", \.deviceID), .optional("ckWebAuthToken", \.sessionToken))
+///     }
+///     public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+///     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
+/// }
+/// ```
+struct JSONDictionary<Root, each Value>: Sendable {
+    let make: @Sendable (repeat each Value) -> Root
+    let fields: (repeat JSONField<Root, each Value>)
+
+    init(_ make: @escaping @Sendable (repeat each Value) -> Root, _ fields: repeat JSONField<Root, each Value>) {
+        self.make = make
+        self.fields = (repeat each fields)
+    }
+
+    /// Writes `root`'s fields.
+    func encode(_ root: Root, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        for field in repeat each fields {
+            try field.write(root, &container, field.key)
+        }
+    }
+
+    /// Reads the fields and makes the value.
+    func decode(from decoder: any Decoder) throws -> Root {
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        return make(repeat try (each fields).read(container, (each fields).key, decoder))
+    }
+}
