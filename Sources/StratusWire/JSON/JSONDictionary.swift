@@ -81,6 +81,18 @@ struct JSONField<Root, Value>: Sendable {
         }
     }
 
+    /// Opaque bytes as a base64 string that must be there: a change fetch's next token.
+    static func bytes(_ key: String, _ property: KeyPath<Root, [UInt8]> & Sendable) -> Self where Value == [UInt8] {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try JSONOpaqueBytes.encode(root[keyPath: property], forKey: key, in: &container)
+        } read: { container, key, _ in
+            guard let bytes = try JSONOpaqueBytes.decode(forKey: key, in: container) else {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: container.codingPath, debugDescription: "the answer carries the token to fetch from next time"))
+            }
+            return bytes
+        }
+    }
+
     /// A request's ``WireRequestContext``: not written (it travels beside the body), read
     /// from the decoder (``WireJSON/decode(_:from:context:)``).
     static func context(_ property: KeyPath<Root, WireRequestContext> & Sendable) -> Self where Value == WireRequestContext {

@@ -39,6 +39,20 @@ enum JSONItems {
         return results
     }
 
+    /// Writes string IDs as CKWS lists them in a lookup: `{listKey: [{idKey: …}, …]}`.
+    static func encodeIDs(_ ids: [String], under listKey: String, as idKey: String, to encoder: any Encoder) throws {
+        var list = JSONKey.list(under: listKey, of: encoder)
+        for id in ids { try encodeString(idKey)(id, list.superEncoder()) }
+    }
+
+    /// Reads what ``encodeIDs(_:under:as:to:)`` wrote.
+    static func decodeIDs(under listKey: String, as idKey: String, from decoder: any Decoder) throws -> [String] {
+        var list = try JSONKey.list(under: listKey, of: decoder)
+        var ids: [String] = []
+        while !list.isAtEnd { ids.append(try decodeString(idKey)(try list.superDecoder())) }
+        return ids
+    }
+
     // MARK: - ID keys
 
     /// A record's ID: `recordName` and `zoneID`.
@@ -96,3 +110,55 @@ enum JSONItems {
         try Value(from: decoder)
     }
 }
+
+/// A modify request's operations as CKWS shapes them: `{"operations": [{"operationType":
+/// "create", KEY: {…}}, …, {"operationType": "delete", KEY: {…}}]}`, the saves first, then
+/// the deletes, each in order.
+enum JSONOperations {
+    /// Writes the saves as `create` operations, then the deletes as `delete` ones.
+    static func encode<Save: Encodable, Delete>(
+        saves: [Save], deletes: [Delete], under itemKey: String, to encoder: any Encoder,
+        writingDelete writeDelete: (Delete, any Encoder) throws -> Void
+    ) throws {
+        var list = JSONKey.list(under: "operations", of: encoder)
+        for save in saves {
+            var operation = list.nestedContainer(keyedBy: JSONKey.self)
+            try operation.encode("create", forKey: JSONKey("operationType"))
+            try operation.encode(save, forKey: JSONKey(itemKey))
+        }
+        for delete in deletes {
+            var operation = list.nestedContainer(keyedBy: JSONKey.self)
+            try operation.encode("delete", forKey: JSONKey("operationType"))
+            try writeDelete(delete, operation.superEncoder(forKey: JSONKey(itemKey)))
+        }
+    }
+
+    /// Reads the operations: those of `saveTypes` as saves, `delete` as deletes. Any other
+    /// type is `invalidArguments` naming `operations[i].operationType` (`what` says what the
+    /// types are); so is a save after a delete when `savesFirst`.
+    static func decode<Save: Decodable, Delete>(
+        under itemKey: String, saveTypes: Set<String>, savesFirst: Bool, what: String, from decoder: any Decoder,
+        readingDelete readDelete: (any Decoder) throws -> Delete
+    ) throws -> (saves: [Save], deletes: [Delete]) {
+        var list = try JSONKey.list(under: "operations", of: decoder)
+        var saves: [Save] = []
+        var deletes: [Delete] = []
+        let typeKey = JSONKey("operationType")
+        while !list.isAtEnd {
+            let operation = try list.nestedContainer(keyedBy: JSONKey.self)
+            let type = try operation.decode(String.self, forKey: typeKey)
+            if saveTypes.contains(type) {
+                guard !savesFirst || deletes.isEmpty else {
+                    throw DecodingError.invalid(typeKey, in: operation, "a save cannot follow a delete: a modify lists its saves, then its deletes")
+                }
+                saves.append(try operation.decode(Save.self, forKey: JSONKey(itemKey)))
+            } else if type == "delete" {
+                deletes.append(try readDelete(try operation.superDecoder(forKey: JSONKey(itemKey))))
+            } else {
+                throw DecodingError.invalid(typeKey, in: operation, "'\(type)' is not a \(what)")
+            }
+        }
+        return (saves, deletes)
+    }
+}
+

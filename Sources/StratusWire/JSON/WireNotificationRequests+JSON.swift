@@ -6,24 +6,15 @@ import Foundation
 /// (left out on the first fetch), `resultsLimit` left out when 0 (the server chooses). The
 /// request's context is not in the body (``WireJSON/decode(_:from:context:)``).
 extension WireNotificationChangesRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case syncToken, resultsLimit
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .context(\.context),
+        .bytes("syncToken", \.sinceToken),
+        .limit("resultsLimit", \.resultsLimit)
+    )
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try JSONOpaqueBytes.encode(sinceToken, forKey: .syncToken, in: &container)
-        if resultsLimit != 0 { try container.encode(resultsLimit, forKey: .resultsLimit) }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            context: try decoder.requestContext(),
-            sinceToken: try JSONOpaqueBytes.decode(forKey: .syncToken, in: container),
-            resultsLimit: try JSONInteger.decodeIfPresent(forKey: .resultsLimit, in: container) ?? 0
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to ``WireNotificationChangesRequest`` (a Stratus extension), as CKWS's change
@@ -31,53 +22,26 @@ extension WireNotificationChangesRequest: Codable {
 /// notification as ``WireNotification`` writes it (a read one has only `ck.nid` and `ck.cid`),
 /// the token in base64. `syncToken` is required; a missing `moreComing` is `false`.
 extension WireNotificationChangesResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case notifications, syncToken, moreComing
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .required("notifications", \.notifications),
+        .bytes("syncToken", \.token),
+        .optional("moreComing", \.moreComing, absent: false)
+    )
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(notifications, forKey: .notifications)
-        try JSONOpaqueBytes.encode(token, forKey: .syncToken, in: &container)
-        try container.encode(moreComing, forKey: .moreComing)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let token = try JSONOpaqueBytes.decode(forKey: .syncToken, in: container) else {
-            throw DecodingError.keyNotFound(CodingKeys.syncToken, DecodingError.Context(codingPath: container.codingPath, debugDescription: "the answer carries the token to fetch from next time"))
-        }
-        self.init(
-            notifications: try container.decode([WireNotification].self, forKey: .notifications),
-            token: token,
-            moreComing: try container.decodeIfPresent(Bool.self, forKey: .moreComing) ?? false
-        )
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// Marking notifications read (a Stratus extension), in the style of CKWS's lookups:
 /// `{"notifications": [{"notificationID": …}…]}`. The request's context is not in the body.
 extension WireMarkNotificationsReadRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case notifications
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var list = container.nestedUnkeyedContainer(forKey: .notifications)
-        for notificationID in notificationIDs {
-            try JSONItems.encodeString("notificationID")(notificationID, list.superEncoder())
-        }
+        try JSONItems.encodeIDs(notificationIDs, under: "notifications", as: "notificationID", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list = try container.nestedUnkeyedContainer(forKey: .notifications)
-        var notificationIDs: [String] = []
-        while !list.isAtEnd {
-            notificationIDs.append(try JSONItems.decodeString("notificationID")(try list.superDecoder()))
-        }
-        self.init(context: try decoder.requestContext(), notificationIDs: notificationIDs)
+        self.init(context: try decoder.requestContext(), notificationIDs: try JSONItems.decodeIDs(under: "notifications", as: "notificationID", from: decoder))
     }
 }
 
@@ -85,26 +49,15 @@ extension WireMarkNotificationsReadRequest: Codable {
 /// `{"notifications": […]}`, one element per ID, in request order: `{"notificationID": …,
 /// "read": true}`, or an error dictionary with the `notificationID` beside it.
 extension WireMarkNotificationsReadResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case notifications
-    }
-
-    private enum ReadKeys: String, CodingKey {
-        case read
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var list: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .notifications)
+        var list = JSONKey.list(under: "notifications", of: encoder)
         try JSONItems.encode(results, into: &list, id: JSONItems.encodeString("notificationID")) { _, encoder in
-            var item = encoder.container(keyedBy: ReadKeys.self)
-            try item.encode(true, forKey: .read)
+            try JSONKey.encode(true, under: "read", to: encoder)
         }
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .notifications)
+        var list = try JSONKey.list(under: "notifications", of: decoder)
         self.init(results: try JSONItems.decode(from: &list, id: JSONItems.decodeString("notificationID")) { _ in })
     }
 }
@@ -112,17 +65,8 @@ extension WireMarkNotificationsReadResponse: Codable {
 /// Setting the badge (a Stratus extension): `{"badgeValue": …}`, required. The request's
 /// context is not in the body.
 extension WireModifyBadgeRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case badgeValue
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .integer("badgeValue", \.badgeValue))
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(badgeValue, forKey: .badgeValue)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(context: try decoder.requestContext(), badgeValue: try JSONInteger.decode(forKey: .badgeValue, in: container))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }

@@ -15,26 +15,12 @@ extension WireSubscriptionsListResponse: Codable {
 /// `subscriptions/lookup` as CKWS's body: `{"subscriptions": [{"subscriptionID": …}…]}`. The
 /// request's context is not in the body (``WireJSON/decode(_:from:context:)``).
 extension WireSubscriptionsLookupRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case subscriptions
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var list = container.nestedUnkeyedContainer(forKey: .subscriptions)
-        for subscriptionID in subscriptionIDs {
-            try JSONItems.encodeString("subscriptionID")(subscriptionID, list.superEncoder())
-        }
+        try JSONItems.encodeIDs(subscriptionIDs, under: "subscriptions", as: "subscriptionID", to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list = try container.nestedUnkeyedContainer(forKey: .subscriptions)
-        var subscriptionIDs: [String] = []
-        while !list.isAtEnd {
-            subscriptionIDs.append(try JSONItems.decodeString("subscriptionID")(try list.superDecoder()))
-        }
-        self.init(context: try decoder.requestContext(), subscriptionIDs: subscriptionIDs)
+        self.init(context: try decoder.requestContext(), subscriptionIDs: try JSONItems.decodeIDs(under: "subscriptions", as: "subscriptionID", from: decoder))
     }
 }
 
@@ -42,19 +28,13 @@ extension WireSubscriptionsLookupRequest: Codable {
 /// element per requested ID, in request order: the subscription, or an error dictionary with
 /// the `subscriptionID` beside it.
 extension WireSubscriptionsLookupResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case subscriptions
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var list: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .subscriptions)
+        var list = JSONKey.list(under: "subscriptions", of: encoder)
         try JSONItems.encode(results, into: &list, id: JSONItems.encodeString("subscriptionID"), value: JSONItems.encodeValue)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .subscriptions)
+        var list = try JSONKey.list(under: "subscriptions", of: decoder)
         self.init(results: try JSONItems.decode(from: &list, id: JSONItems.decodeString("subscriptionID"), value: JSONItems.decodeValue))
     }
 }
@@ -68,45 +48,15 @@ extension WireSubscriptionsLookupResponse: Codable {
 /// `{"operationType": "delete", "subscription": {"subscriptionID": …}}`. The request's context
 /// is not in the body.
 extension WireSubscriptionsModifyRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case operations
-    }
-
-    private enum OperationKeys: String, CodingKey {
-        case operationType, subscription
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var list = container.nestedUnkeyedContainer(forKey: .operations)
-        for subscription in saves {
-            var operation = list.nestedContainer(keyedBy: OperationKeys.self)
-            try operation.encode("create", forKey: .operationType)
-            try operation.encode(subscription, forKey: .subscription)
-        }
-        for subscriptionID in deletes {
-            var operation = list.nestedContainer(keyedBy: OperationKeys.self)
-            try operation.encode("delete", forKey: .operationType)
-            try JSONItems.encodeString("subscriptionID")(subscriptionID, operation.superEncoder(forKey: .subscription))
-        }
+        try JSONOperations.encode(saves: saves, deletes: deletes, under: "subscription", to: encoder, writingDelete: JSONItems.encodeString("subscriptionID"))
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list = try container.nestedUnkeyedContainer(forKey: .operations)
-        var saves: [WireSubscription] = []
-        var deletes: [String] = []
-        while !list.isAtEnd {
-            let operation = try list.nestedContainer(keyedBy: OperationKeys.self)
-            switch try operation.decode(String.self, forKey: .operationType) {
-            case "create", "update":
-                saves.append(try operation.decode(WireSubscription.self, forKey: .subscription))
-            case "delete":
-                deletes.append(try JSONItems.decodeString("subscriptionID")(try operation.superDecoder(forKey: .subscription)))
-            case let other:
-                throw DecodingError.invalid(OperationKeys.operationType, in: operation, "'\(other)' is not a subscription operation (create, update, delete)")
-            }
-        }
+        let (saves, deletes): ([WireSubscription], [String]) = try JSONOperations.decode(
+            under: "subscription", saveTypes: ["create", "update"], savesFirst: false, what: "subscription operation (create, update, delete)", from: decoder,
+            readingDelete: JSONItems.decodeString("subscriptionID")
+        )
         self.init(context: try decoder.requestContext(), saves: saves, deletes: deletes)
     }
 }

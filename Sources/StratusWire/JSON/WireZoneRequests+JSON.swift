@@ -65,53 +65,16 @@ extension WireZonesListResponse: Codable {
 /// unknown `operationType`, and a save after a delete, are `invalidArguments` naming
 /// `operations[i].operationType`.
 extension WireZonesModifyRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case operations
-    }
-
-    private enum OperationKeys: String, CodingKey {
-        case operationType, zone
-    }
-
-    private enum ZoneKeys: String, CodingKey {
-        case zoneID
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var operations = container.nestedUnkeyedContainer(forKey: .operations)
-        for zone in saves {
-            var operation = operations.nestedContainer(keyedBy: OperationKeys.self)
-            try operation.encode("create", forKey: .operationType)
-            try operation.encode(zone, forKey: .zone)
-        }
-        for zoneID in deletes {
-            var operation = operations.nestedContainer(keyedBy: OperationKeys.self)
-            try operation.encode("delete", forKey: .operationType)
-            var zone = operation.nestedContainer(keyedBy: ZoneKeys.self, forKey: .zone)
-            try zone.encode(zoneID, forKey: .zoneID)
+        try JSONOperations.encode(saves: saves, deletes: deletes, under: "zone", to: encoder) { zoneID, encoder in
+            try JSONKey.encode(zoneID, under: "zoneID", to: encoder)
         }
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var operations = try container.nestedUnkeyedContainer(forKey: .operations)
-        var saves: [WireZone] = []
-        var deletes: [WireZoneID] = []
-        while !operations.isAtEnd {
-            let operation = try operations.nestedContainer(keyedBy: OperationKeys.self)
-            switch try operation.decode(String.self, forKey: .operationType) {
-            case "create":
-                guard deletes.isEmpty else {
-                    throw DecodingError.invalid(OperationKeys.operationType, in: operation, "a save cannot follow a delete: a modify lists its saves, then its deletes")
-                }
-                saves.append(try operation.decode(WireZone.self, forKey: .zone))
-            case "delete":
-                deletes.append(try operation.nestedContainer(keyedBy: ZoneKeys.self, forKey: .zone).decode(WireZoneID.self, forKey: .zoneID))
-            case let other:
-                throw DecodingError.invalid(OperationKeys.operationType, in: operation, "'\(other)' is not a zone operation type (create, delete)")
-            }
-        }
+        let (saves, deletes): ([WireZone], [WireZoneID]) = try JSONOperations.decode(
+            under: "zone", saveTypes: ["create"], savesFirst: true, what: "zone operation type (create, delete)", from: decoder
+        ) { try JSONKey.decode(WireZoneID.self, under: "zoneID", from: $0) }
         self.init(context: try decoder.requestContext(), saves: saves, deletes: deletes)
     }
 }
