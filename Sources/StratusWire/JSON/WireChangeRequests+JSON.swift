@@ -71,12 +71,7 @@ extension WireRecordChangesResponse: Codable {
 /// `changes/database` as CKWS shapes it: `{"syncToken": …, "resultsLimit": …}`, the token in
 /// standard base64, absent to fetch from the beginning; `resultsLimit` absent when it is 0.
 extension WireDatabaseChangesRequest: Codable {
-    private static let json = JSONDictionary(
-        Self.init,
-        .context(\.context),
-        .bytes("syncToken", \.sinceToken),
-        .limit("resultsLimit", \.resultsLimit)
-    )
+    private static let json = JSONDictionary(Self.init, .context(\.context), .bytes("syncToken", \.sinceToken), .limit("resultsLimit", \.resultsLimit))
 
     public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }

@@ -6,12 +6,7 @@ import Foundation
 /// (left out on the first fetch), `resultsLimit` left out when 0 (the server chooses). The
 /// request's context is not in the body (``WireJSON/decode(_:from:context:)``).
 extension WireNotificationChangesRequest: Codable {
-    private static let json = JSONDictionary(
-        Self.init,
-        .context(\.context),
-        .bytes("syncToken", \.sinceToken),
-        .limit("resultsLimit", \.resultsLimit)
-    )
+    private static let json = JSONDictionary(Self.init, .context(\.context), .bytes("syncToken", \.sinceToken), .limit("resultsLimit", \.resultsLimit))
 
     public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
