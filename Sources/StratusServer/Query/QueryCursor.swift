@@ -25,11 +25,7 @@ struct QueryCursor: Hashable {
     var lastRecordID: WireRecordID
 
     func sealed(with key: [UInt8]) -> [UInt8] {
-        var writer = BinaryWriter()
-        writer.write(Self.version)
-        writer.write(containerIdentifier)
-        writer.write(UInt8(database.rawValue))
-        writer.write(userRecordName)
+        var writer = SealedOwner(containerIdentifier: containerIdentifier, database: database, userRecordName: userRecordName).writer(version: Self.version)
         writer.write(zoneID != nil)
         zoneID?.write(to: &writer)
         query.write(to: &writer)
@@ -45,23 +41,17 @@ struct QueryCursor: Hashable {
     /// Opens a cursor sealed with `key`; throws `invalidArguments` for anything else.
     static func open(_ bytes: [UInt8], key: [UInt8]) throws(WireError) -> QueryCursor {
         let refused = WireError(.invalidArguments, "the query cursor is not one this server issued, or it was altered")
-        guard let body = Sealing.open(bytes, key: key) else { throw refused }
-        var reader = BinaryReader(body)
-        do throws(BinaryFormatError) {
-            guard try reader.readByte() == version else { throw BinaryFormatError("version") }
-            let container = try reader.readString()
-            guard let database = WireDatabaseScope(rawValue: Int(try reader.readByte())) else { throw BinaryFormatError("database") }
-            let user = try reader.readOptionalString()
+        return try SealedOwner.open(bytes, key: key, version: version, refused: refused) { (owner, reader) throws(BinaryFormatError) in
             let zoneID = try reader.readBool() ? try WireZoneID.read(from: &reader) : nil
             let query = try WireQuery.read(from: &reader)
             let count = try reader.readCount()
             var values: [WireFieldValue?] = []
             for _ in 0..<count { values.append(try reader.readBool() ? try WireFieldValue.read(from: &reader) : nil) }
             let last = try WireRecordID.read(from: &reader)
-            try reader.expectEnd()
-            return QueryCursor(containerIdentifier: container, database: database, userRecordName: user, zoneID: zoneID, query: query, lastValues: values, lastRecordID: last)
-        } catch {
-            throw refused
+            return QueryCursor(
+                containerIdentifier: owner.containerIdentifier, database: owner.database, userRecordName: owner.userRecordName,
+                zoneID: zoneID, query: query, lastValues: values, lastRecordID: last
+            )
         }
     }
 }

@@ -33,11 +33,7 @@ struct ChangeToken: Hashable {
     var position: UInt64
 
     func sealed(with key: [UInt8]) -> [UInt8] {
-        var writer = BinaryWriter()
-        writer.write(Self.version)
-        writer.write(containerIdentifier)
-        writer.write(UInt8(database.rawValue))
-        writer.write(userRecordName)
+        var writer = SealedOwner(containerIdentifier: containerIdentifier, database: database, userRecordName: userRecordName).writer(version: Self.version)
         switch subject {
         case .database:
             writer.write(UInt8(0))
@@ -60,13 +56,7 @@ struct ChangeToken: Hashable {
     /// Opens a token sealed with `key`; throws `invalidArguments` for anything else.
     static func open(_ bytes: [UInt8], key: [UInt8]) throws(WireError) -> ChangeToken {
         let refused = WireError(.invalidArguments, "the change token is not one this server issued, or it was altered")
-        guard let body = Sealing.open(bytes, key: key) else { throw refused }
-        var reader = BinaryReader(body)
-        do throws(BinaryFormatError) {
-            guard try reader.readByte() == version else { throw BinaryFormatError("version") }
-            let container = try reader.readString()
-            guard let database = WireDatabaseScope(rawValue: Int(try reader.readByte())) else { throw BinaryFormatError("database") }
-            let user = try reader.readOptionalString()
+        return try SealedOwner.open(bytes, key: key, version: version, refused: refused) { (owner, reader) throws(BinaryFormatError) in
             let subject: Subject
             switch try reader.readByte() {
             case 0: subject = .database
@@ -75,11 +65,10 @@ struct ChangeToken: Hashable {
             case 3: subject = .sharedZone(try WireZoneID.read(from: &reader), incarnation: try reader.readUInt64(), grants: try reader.readUInt64())
             default: throw BinaryFormatError("subject")
             }
-            let position = try reader.readUInt64()
-            try reader.expectEnd()
-            return ChangeToken(containerIdentifier: container, database: database, userRecordName: user, subject: subject, position: position)
-        } catch {
-            throw refused
+            return ChangeToken(
+                containerIdentifier: owner.containerIdentifier, database: owner.database, userRecordName: owner.userRecordName,
+                subject: subject, position: try reader.readUInt64()
+            )
         }
     }
 
