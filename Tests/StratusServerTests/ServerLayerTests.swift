@@ -117,7 +117,7 @@ private struct SourceTree {
     ]
 
     private static let declaration = regex(#"^ {0,4}(?:@[\w.]+(?:\([^)]*\))? +)*(?:(?:public|package|internal|private|fileprivate|static|final|mutating|nonisolated|override|lazy|indirect|class) +)*(?:func|var|let|struct|class|enum|actor|protocol|typealias) +([A-Za-z_]\w*)"#)
-    private static let binding = regex(#"\b(?:let|var|for|case|func)\s+\(?\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*:|\{\s*\(?\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*\)?\s*(?:->[^{}\n]*)?\s+in\b"#)
+    private static let binding = regex(#"\b(?:let|var|for|case|func)\s+\(?\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*:|\{\s*\(?\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*\)?\s*(?:throws(?:\([^)]*\))?\s*)?(?:->[^{}\n]*)?\s+in\b"#)
     private static let identifier = regex(#"(?<!\w)([A-Za-z_]\w*)"#)
 
     private static func regex(_ pattern: String) -> NSRegularExpression? {

@@ -36,24 +36,24 @@ struct PeopleDirectory: Sendable {
 
     /// Gives `account` an email address, taking it from any other account that had it.
     mutating func setEmailAddress(_ emailAddress: String?, for account: String) {
-        if let emailAddress {
-            let key = Self.normalizedEmail(emailAddress)
-            for (other, profile) in profiles where other != account {
-                if let held = profile.emailAddress, Self.normalizedEmail(held) == key { profiles[other]?.emailAddress = nil }
-            }
-        }
-        profiles[account, default: Profile()].emailAddress = emailAddress
+        give(emailAddress, as: \.emailAddress, normalized: Self.normalizedEmail, to: account)
     }
 
     /// Gives `account` a phone number, taking it from any other account that had it.
     mutating func setPhoneNumber(_ phoneNumber: String?, for account: String) {
-        if let phoneNumber {
-            let key = Self.normalizedPhone(phoneNumber)
+        give(phoneNumber, as: \.phoneNumber, normalized: Self.normalizedPhone, to: account)
+    }
+
+    /// Sets an address of `account`, taking it from any other account whose address is the
+    /// same once `normalized`: an address names one account at most.
+    private mutating func give(_ address: String?, as property: WritableKeyPath<Profile, String?>, normalized: (String) -> String, to account: String) {
+        if let address {
+            let key = normalized(address)
             for (other, profile) in profiles where other != account {
-                if let held = profile.phoneNumber, Self.normalizedPhone(held) == key { profiles[other]?.phoneNumber = nil }
+                if let held = profile[keyPath: property], normalized(held) == key { profiles[other]?[keyPath: property] = nil }
             }
         }
-        profiles[account, default: Profile()].phoneNumber = phoneNumber
+        profiles[account, default: Profile()][keyPath: property] = address
     }
 
     mutating func setName(_ name: WireNameComponents?, for account: String) {
