@@ -109,3 +109,24 @@ package struct BinaryReader {
         return strings
     }
 }
+
+/// An enumeration that the binary format writes as its raw value in one byte.
+package protocol BinaryEnumeration: RawRepresentable where RawValue == Int {
+    /// What the value is, for the error a byte out of range gets ("participant role").
+    static var binaryName: String { get }
+}
+
+extension BinaryEnumeration {
+    /// Writes the raw value in one byte.
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(UInt8(truncatingIfNeeded: rawValue))
+    }
+
+    /// Reads what ``write(to:)`` wrote.
+    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> Self {
+        let raw = try reader.readByte()
+        guard let value = Self(rawValue: Int(raw)) else { throw BinaryFormatError("unknown \(binaryName) \(raw)") }
+        return value
+    }
+}
+

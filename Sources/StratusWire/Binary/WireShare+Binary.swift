@@ -24,40 +24,16 @@ extension WireUserIdentity {
     }
 }
 
-extension WireParticipantPermission {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(UInt8(rawValue))
-    }
-
-    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireParticipantPermission {
-        let raw = try reader.readByte()
-        guard let value = WireParticipantPermission(rawValue: Int(raw)) else { throw BinaryFormatError("unknown participant permission \(raw)") }
-        return value
-    }
+extension WireParticipantPermission: BinaryEnumeration {
+    package static let binaryName = "participant permission"
 }
 
-extension WireParticipantRole {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(UInt8(rawValue))
-    }
-
-    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireParticipantRole {
-        let raw = try reader.readByte()
-        guard let value = WireParticipantRole(rawValue: Int(raw)) else { throw BinaryFormatError("unknown participant role \(raw)") }
-        return value
-    }
+extension WireParticipantRole: BinaryEnumeration {
+    package static let binaryName = "participant role"
 }
 
-extension WireParticipantAcceptanceStatus {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(UInt8(rawValue))
-    }
-
-    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireParticipantAcceptanceStatus {
-        let raw = try reader.readByte()
-        guard let value = WireParticipantAcceptanceStatus(rawValue: Int(raw)) else { throw BinaryFormatError("unknown participant acceptance status \(raw)") }
-        return value
-    }
+extension WireParticipantAcceptanceStatus: BinaryEnumeration {
+    package static let binaryName = "participant acceptance status"
 }
 
 extension WireShareParticipant {

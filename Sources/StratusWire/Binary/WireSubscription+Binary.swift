@@ -64,18 +64,8 @@ extension WireNotificationInfo {
     }
 }
 
-extension WireSubscription.Kind {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(UInt8(rawValue))
-    }
-
-    package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireSubscription.Kind {
-        let raw = try reader.readByte()
-        guard let kind = WireSubscription.Kind(rawValue: Int(raw)) else {
-            throw BinaryFormatError("unknown subscription type \(raw)")
-        }
-        return kind
-    }
+extension WireSubscription.Kind: BinaryEnumeration {
+    package static let binaryName = "subscription type"
 }
 
 extension WireSubscription.QueryOptions {

@@ -28,16 +28,11 @@ extension WireRecordID {
 extension WireReference {
     package func write(to writer: inout BinaryWriter) {
         recordID.write(to: &writer)
-        writer.write(UInt8(action.rawValue))
+        action.write(to: &writer)
     }
 
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireReference {
-        let recordID = try WireRecordID.read(from: &reader)
-        let raw = try reader.readByte()
-        guard let action = Action(rawValue: Int(raw)) else {
-            throw BinaryFormatError("unknown reference action \(raw)")
-        }
-        return WireReference(recordID: recordID, action: action)
+        WireReference(recordID: try WireRecordID.read(from: &reader), action: try Action.read(from: &reader))
     }
 
     package static func write(_ reference: WireReference?, to writer: inout BinaryWriter) {
@@ -231,4 +226,8 @@ extension WireRecord {
             encryptedFields: try WireFieldValue.readFields(from: &reader, encrypted: true)
         )
     }
+}
+
+extension WireReference.Action: BinaryEnumeration {
+    package static let binaryName = "reference action"
 }
