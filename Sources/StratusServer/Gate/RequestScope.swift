@@ -45,9 +45,4 @@ struct RequestScope {
         guard let userRecordName, zoneID.ownerName.hasSameUTF8Bytes(as: userRecordName) else { return zoneID }
         return WireZoneID(zoneName: zoneID.zoneName, ownerName: WireZoneID.currentUserOwnerName)
     }
-
-    /// The storage ledger this request's changes are charged to.
-    var ledgerKey: String? {
-        databaseScope == .private ? account : nil
-    }
 }

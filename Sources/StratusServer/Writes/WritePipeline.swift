@@ -1,6 +1,6 @@
 import StratusWire
 
-// The one write pipeline. Every change to stored data goes through `perform(_:locking:_:)`:
+// The one write pipeline. Every change to stored data goes through `perform(_:locking:held:_:)`:
 //
 // 1. lock: the zones the write touches, in one global order (`ZoneStore.lockOrder`);
 // 2. validate and transact: the caller's body checks its items and applies them to the zones'
@@ -32,11 +32,12 @@ enum StorageLedger {
     case none
 
     /// The ledger of a write for `scope`'s request: the public database's, or `account`'s
-    /// (by default the scope's own private ledger).
+    /// (by default, in the private database, the caller's own; a write to a shared database
+    /// names its owner's).
     init(_ scope: RequestScope, account: String? = nil) {
         if scope.databaseScope == .public {
             self = .publicDatabase
-        } else if let account = account ?? scope.ledgerKey {
+        } else if let account = account ?? (scope.databaseScope == .private ? scope.account : nil) {
             self = .account(account)
         } else {
             self = .none
