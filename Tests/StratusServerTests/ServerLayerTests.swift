@@ -16,7 +16,7 @@ final class ServerLayerTests: XCTestCase {
         "Knobs": ["Handlers", "Writes", "Reads", "Gate", "Publishing", "Query", "Storage", "Rules", "People", "Support"],
         "Handlers": ["Writes", "Reads", "Gate", "Publishing", "Query", "Storage", "Rules", "People", "Support"],
         "Writes": ["Reads", "Gate", "Publishing", "Storage", "Rules", "People", "Support"],
-        "Reads": ["Gate", "Storage", "Rules", "People", "Support"],
+        "Reads": ["Gate", "Query", "Storage", "Rules", "People", "Support"],
         "Publishing": ["Gate", "Storage", "Rules", "People", "Support"],
         "Gate": ["Storage", "Rules", "People", "Support"],
         "Query": ["Storage", "Rules", "Support"],

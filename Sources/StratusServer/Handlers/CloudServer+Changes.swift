@@ -31,30 +31,8 @@ extension CloudServer {
         let scope = try await begin(request.context, .databaseChanges)
         try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
-        let position = try openToken(request.sinceToken, scope: scope, zoneID: nil)?.position ?? 0
-        let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
-        let log = database.changeLog
-        let pending = log.zones
-            .filter { !$0.key.isDefaultZone && $0.value.sequence > position }
-            .sorted { $0.value.sequence < $1.value.sequence }
-        let page = pending.prefix(limit)
-        var changed: [WireZoneID] = []
-        var deleted: [WireZoneDeletion] = []
-        for (zoneID, change) in page {
-            if let reason = change.deletion {
-                deleted.append(WireZoneDeletion(zoneID: zoneID, reason: reason))
-            } else {
-                changed.append(zoneID)
-            }
-        }
-        let token = ChangeToken(
-            containerIdentifier: scope.container.identifier,
-            database: scope.databaseScope,
-            userRecordName: scope.userRecordName,
-            subject: .database,
-            position: page.last?.value.sequence ?? max(position, log.lastSequence)
-        )
-        return WireDatabaseChangesResponse(changedZoneIDs: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: pending.count > page.count)
+        let since = try openToken(request.sinceToken, scope: scope, zoneID: nil)
+        return changes(of: database, since: since, request, scope: scope)
     }
 
     /// Change fetches exist only in the private and shared databases.

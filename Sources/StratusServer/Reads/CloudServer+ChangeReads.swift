@@ -5,6 +5,35 @@ extension CloudServer {
     /// the server.
     static let defaultChangesLimit = 200
 
+    /// The zones of `database` changed or deleted since `since`, for `scope`'s caller
+    /// (``databaseChanges(_:)``).
+    func changes(of database: DatabaseStore, since: ChangeToken?, _ request: WireDatabaseChangesRequest, scope: RequestScope) -> WireDatabaseChangesResponse {
+        let position = since?.position ?? 0
+        let limit = request.resultsLimit > 0 ? request.resultsLimit : Self.defaultChangesLimit
+        let log = database.changeLog
+        let pending = log.zones
+            .filter { !$0.key.isDefaultZone && $0.value.sequence > position }
+            .sorted { $0.value.sequence < $1.value.sequence }
+        let page = pending.prefix(limit)
+        var changed: [WireZoneID] = []
+        var deleted: [WireZoneDeletion] = []
+        for (zoneID, change) in page {
+            if let reason = change.deletion {
+                deleted.append(WireZoneDeletion(zoneID: zoneID, reason: reason))
+            } else {
+                changed.append(zoneID)
+            }
+        }
+        let token = ChangeToken(
+            containerIdentifier: scope.container.identifier,
+            database: scope.databaseScope,
+            userRecordName: scope.userRecordName,
+            subject: .database,
+            position: page.last?.value.sequence ?? max(position, log.lastSequence)
+        )
+        return WireDatabaseChangesResponse(changedZoneIDs: changed, deleted: deleted, token: token.sealed(with: sealingKey), moreComing: pending.count > page.count)
+    }
+
     /// The changes of the zone of `view` since `since`, as its caller sees them.
     ///
     /// In the shared database only records the caller's shares cover now are changes, and
