@@ -105,7 +105,9 @@ struct JSONField<Root, Value>: Sendable {
 
 /// A value that crosses as a flat JSON dictionary, one ``JSONField`` per key: written key by
 /// key in order, and read by handing each field's value, in the same order, to `make` (the
-/// type's memberwise initializer).
+/// type's memberwise initializer). Every flat dictionary is declared this way; a type whose
+/// keys depend on each other (one key or another, a list mixing two kinds of element, a value
+/// spread over several keys) writes its `Codable` conformance by hand.
 ///
 /// ```swift
 /// extension WireSession: Codable {
