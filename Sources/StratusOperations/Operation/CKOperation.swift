@@ -42,19 +42,18 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
 
     let callbackQueue = DispatchQueue(label: "stratus.operation.callbacks")
     private let storedConfiguration = Locked(Configuration())
-    private let storedGroup = Locked<CKOperationGroup?>(nil)
     private let userCompletionBlock = Locked<(@Sendable () -> Void)?>(nil)
-    private let resourceDeadline = Locked<Date?>(nil)
+    @_Locked private var resourceDeadline: Date? = nil
     /// Set when a Stratus queue took the operation, so a second `add(_:)` can be refused.
     package let isEnqueuedByStratus = Locked(false)
     /// Told from `start()` once the operation knows it will do its work: the operations
     /// toolkit (`StratusToolkit`, which this module cannot see) sets it when it attaches to
     /// the operation, to tell the operation's observers.
-    package let startObserver = Locked<(@Sendable (CKOperation) -> Void)?>(nil)
+    @_Locked package var startObserver: (@Sendable (CKOperation) -> Void)? = nil
     /// The queue that started the operation (`OperationQueue.current` in `start()`), where the
     /// operations it produces go when it was not added through the toolkit.
-    package var startingQueue: OperationQueue? { storedStartingQueue.value.queue }
-    private let storedStartingQueue = Locked(WeakQueue())
+    package var startingQueue: OperationQueue? { storedStartingQueue.queue }
+    @_Locked private var storedStartingQueue = WeakQueue()
 
     private struct WeakQueue {
         weak var queue: OperationQueue?
@@ -75,19 +74,13 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
 
     /// The group the operation belongs to; its default configuration fills in what the
     /// operation's configuration does not set.
-    public var group: CKOperationGroup? {
-        get { storedGroup.value }
-        set { storedGroup.value = newValue }
-    }
+    @_Locked public var group: CKOperationGroup? = nil
 
     /// Called once, on the operation's queue before any other block, when an operation whose
     /// `configuration.isLongLived` is set starts: from then on
     /// `CKContainer.allLongLivedOperationIDs()` lists it until it finishes. Stratus keeps
     /// long-lived operations for the life of the process only.
-    public var longLivedOperationWasPersistedBlock: (() -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var longLivedOperationWasPersistedBlock: (() -> Void)?
 
     /// The configuration in effect: the operation's own values over its group's.
     var resolvedConfiguration: Configuration.Values {
@@ -113,11 +106,11 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
 
     /// The database the operation settled on when it started, so every request of one run
     /// goes to the same database and container, and a rate-limit hold it meets stays on them.
-    private let startedDatabase = Locked<CKDatabase?>(nil)
+    @_Locked private var startedDatabase: CKDatabase? = nil
 
     /// The database of this run: the one chosen at ``start()``.
     var runDatabase: CKDatabase {
-        startedDatabase.value ?? targetDatabase
+        startedDatabase ?? targetDatabase
     }
 
     // MARK: - Starting
@@ -130,9 +123,9 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
     /// block, or sends its requests. `start()` calls it; do not call it yourself.
     public override func main() {
         let database = targetDatabase
-        startedDatabase.value = database
+        startedDatabase = database
         if let timeout = resolvedConfiguration.effectiveResourceTimeout {
-            resourceDeadline.value = database.container.device.clock.now.addingTimeInterval(timeout)
+            resourceDeadline = database.container.device.clock.now.addingTimeInterval(timeout)
         }
         if isCancelled {
             let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
@@ -143,12 +136,12 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
             finish(with: error) { self.reportFailure(error) }
             return
         }
-        storedStartingQueue.value = WeakQueue(queue: OperationQueue.current)
-        startObserver.value?(self)
+        storedStartingQueue = WeakQueue(queue: OperationQueue.current)
+        startObserver?(self)
         if resolvedConfiguration.isLongLived {
             LongLivedOperations.register(self)
             deliver {
-                let persisted: (() -> Void)? = self.blocks.get("longLivedOperationWasPersistedBlock")
+                let persisted = self.longLivedOperationWasPersistedBlock
                 persisted?()
             }
         }
@@ -244,7 +237,7 @@ public class CKOperation: _AsyncOperation, @unchecked Sendable {
         let configuration = resolvedConfiguration
         var path = database.requestPath(operationID: operationID, qualityOfService: WireQualityOfService(configuration.qualityOfService))
         path.timeout = configuration.effectiveRequestTimeout
-        path.deadline = resourceDeadline.value
+        path.deadline = resourceDeadline
         return await path.send(call)
     }
 }

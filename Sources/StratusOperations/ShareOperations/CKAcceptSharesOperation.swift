@@ -31,13 +31,8 @@ import StratusWire
 public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedMetadatas = Locked<[CKShare.Metadata]?>(nil)
-
     /// The metadata of the shares to accept.
-    public var shareMetadatas: [CKShare.Metadata]? {
-        get { storedMetadatas.value }
-        set { storedMetadatas.value = newValue }
-    }
+    @_Locked public var shareMetadatas: [CKShare.Metadata]? = nil
 
     /// Creates an operation with no shares to accept yet.
     public override init() {
@@ -53,34 +48,22 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Per-item callbacks
 
     /// Called once per metadata, in order, with the accepted share or why it was not accepted.
-    public var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)?
 
     /// The legacy per-share block, with the accepted share or the error; ignored when
     /// ``perShareResultBlock`` is set.
     @available(*, deprecated, message: "Use perShareResultBlock instead")
-    public var perShareCompletionBlock: ((CKShare.Metadata, CKShare?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareCompletionBlock: ((CKShare.Metadata, CKShare?, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-share failures, keyed by share URL.
-    public var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``acceptSharesResultBlock`` is set.
     @available(*, deprecated, message: "Use acceptSharesResultBlock instead")
-    public var acceptSharesCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var acceptSharesCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -135,7 +118,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     private func deliverResults(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
         if let perItem = perShareResultBlock {
             for (metadata, result) in results { perItem(metadata, result) }
-        } else if let legacy: (CKShare.Metadata, CKShare?, (any Error)?) -> Void = blocks.get("perShareCompletionBlock") {
+        } else if let legacy: (CKShare.Metadata, CKShare?, (any Error)?) -> Void = blocks[\CKAcceptSharesOperation._perShareCompletionBlock] {
             for (metadata, result) in results {
                 switch result {
                 case .success(let share): legacy(metadata, share, nil)
@@ -150,7 +133,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = acceptSharesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("acceptSharesCompletionBlock") {
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKAcceptSharesOperation._acceptSharesCompletionBlock] {
             legacyFinal(error)
         }
     }

@@ -31,13 +31,8 @@ import StratusWire
 public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedLookupInfos = Locked<[CKUserIdentity.LookupInfo]?>(nil)
-
     /// The people to make participants of.
-    public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? {
-        get { storedLookupInfos.value }
-        set { storedLookupInfos.value = newValue }
-    }
+    @_Locked public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? = nil
 
     /// Creates an operation with no one to look up yet.
     public override init() {
@@ -53,34 +48,22 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     // MARK: - Per-item callbacks
 
     /// Called once per lookup info, in order, with its participant or why it names no one.
-    public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)?
 
     /// The legacy per-participant block, called once per participant made, without the
     /// failures; ignored when ``perShareParticipantResultBlock`` is set.
     @available(*, deprecated, message: "Use perShareParticipantResultBlock instead, which surfaces per-share-participant errors")
-    public var shareParticipantFetchedBlock: ((CKShare.Participant) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var shareParticipantFetchedBlock: ((CKShare.Participant) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-item failures, keyed by lookup info.
-    public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``fetchShareParticipantsResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchShareParticipantsResultBlock instead")
-    public var fetchShareParticipantsCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareParticipantsCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -119,7 +102,7 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     private func deliverResults(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
         if let perItem = perShareParticipantResultBlock {
             for (info, result) in results { perItem(info, result) }
-        } else if let legacy: (CKShare.Participant) -> Void = blocks.get("shareParticipantFetchedBlock") {
+        } else if let legacy: (CKShare.Participant) -> Void = blocks[\CKFetchShareParticipantsOperation._shareParticipantFetchedBlock] {
             for (_, result) in results {
                 if case .success(let participant) = result { legacy(participant) }
             }
@@ -128,7 +111,7 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchShareParticipantsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("fetchShareParticipantsCompletionBlock") {
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKFetchShareParticipantsOperation._fetchShareParticipantsCompletionBlock] {
             legacyFinal(error)
         }
     }

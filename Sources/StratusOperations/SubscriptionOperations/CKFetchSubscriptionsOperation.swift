@@ -11,15 +11,11 @@ import StratusWire
 public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedSubscriptionIDs = Locked<[CKSubscription.ID]?>(nil)
-    private let fetchesAllSubscriptions = Locked(false)
+    @_Locked private var fetchesAllSubscriptions = false
 
     /// The subscriptions to fetch; nil for an operation made by
     /// ``fetchAllSubscriptionsOperation()``.
-    public var subscriptionIDs: [CKSubscription.ID]? {
-        get { storedSubscriptionIDs.value }
-        set { storedSubscriptionIDs.value = newValue }
-    }
+    @_Locked public var subscriptionIDs: [CKSubscription.ID]? = nil
 
     /// Creates an operation with no subscriptions to fetch yet.
     public override init() {
@@ -35,40 +31,31 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
     /// An operation that fetches every subscription the user has in the database.
     public class func fetchAllSubscriptionsOperation() -> Self {
         let operation = Self()
-        operation.fetchesAllSubscriptions.value = true
+        operation.fetchesAllSubscriptions = true
         return operation
     }
 
     // MARK: - Per-item callbacks
 
     /// Called once per subscription with the subscription or why it could not be fetched.
-    public var perSubscriptionResultBlock: ((_ subscriptionID: CKSubscription.ID, _ subscriptionResult: Result<CKSubscription, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionResultBlock: ((_ subscriptionID: CKSubscription.ID, _ subscriptionResult: Result<CKSubscription, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-subscription failures, keyed by subscription ID.
-    public var fetchSubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchSubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the subscriptions by ID; ignored when
     /// ``fetchSubscriptionsResultBlock`` is set. After a partial failure it gets the
     /// subscriptions that were fetched and a `partialFailure` keyed by subscription ID strings.
     @available(*, deprecated, message: "Use fetchSubscriptionsResultBlock instead")
-    public var fetchSubscriptionCompletionBlock: ((_ subscriptionsBySubscriptionID: [CKSubscription.ID: CKSubscription]?, _ operationError: (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchSubscriptionCompletionBlock: ((_ subscriptionsBySubscriptionID: [CKSubscription.ID: CKSubscription]?, _ operationError: (any Error)?) -> Void)?
 
     // MARK: - Request
 
     override func run() async {
-        if fetchesAllSubscriptions.value {
+        if fetchesAllSubscriptions {
             let response = await send(to: runDatabase) { service, context async throws(WireError) in
                 try await service.listSubscriptions(context)
             }
@@ -116,7 +103,7 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchSubscriptionsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks.get("fetchSubscriptionCompletionBlock") {
+        } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks[\CKFetchSubscriptionsOperation._fetchSubscriptionCompletionBlock] {
             let subscriptions = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
             legacyFinal(failure == nil ? subscriptions : nil, error)
         }

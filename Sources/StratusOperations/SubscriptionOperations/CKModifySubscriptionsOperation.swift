@@ -13,20 +13,11 @@ import StratusWire
 public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedSubscriptionsToSave = Locked<[CKSubscription]?>(nil)
-    private let storedSubscriptionIDsToDelete = Locked<[CKSubscription.ID]?>(nil)
-
     /// The subscriptions to save.
-    public var subscriptionsToSave: [CKSubscription]? {
-        get { storedSubscriptionsToSave.value }
-        set { storedSubscriptionsToSave.value = newValue }
-    }
+    @_Locked public var subscriptionsToSave: [CKSubscription]? = nil
 
     /// The IDs of the subscriptions to delete.
-    public var subscriptionIDsToDelete: [CKSubscription.ID]? {
-        get { storedSubscriptionIDsToDelete.value }
-        set { storedSubscriptionIDsToDelete.value = newValue }
-    }
+    @_Locked public var subscriptionIDsToDelete: [CKSubscription.ID]? = nil
 
     /// Creates an operation with nothing to save or delete yet.
     public override init() {
@@ -44,33 +35,21 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
 
     /// Called once per subscription to save, with the subscription as the server keeps it, or
     /// why not.
-    public var perSubscriptionSaveBlock: ((_ subscriptionID: CKSubscription.ID, _ saveResult: Result<CKSubscription, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionSaveBlock: ((_ subscriptionID: CKSubscription.ID, _ saveResult: Result<CKSubscription, any Error>) -> Void)?
 
     /// Called once per subscription to delete.
-    public var perSubscriptionDeleteBlock: ((_ subscriptionID: CKSubscription.ID, _ deleteResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionDeleteBlock: ((_ subscriptionID: CKSubscription.ID, _ deleteResult: Result<Void, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-item failures, keyed by subscription ID.
-    public var modifySubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifySubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the saved subscriptions and deleted IDs; ignored when
     /// ``modifySubscriptionsResultBlock`` is set.
     @available(*, deprecated, message: "Use modifySubscriptionsResultBlock instead")
-    public var modifySubscriptionsCompletionBlock: ((_ savedSubscriptions: [CKSubscription]?, _ deletedSubscriptionIDs: [CKSubscription.ID]?, _ operationError: (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifySubscriptionsCompletionBlock: ((_ savedSubscriptions: [CKSubscription]?, _ deletedSubscriptionIDs: [CKSubscription.ID]?, _ operationError: (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -149,7 +128,7 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = modifySubscriptionsResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void = blocks.get("modifySubscriptionsCompletionBlock") {
+        } else if let legacyFinal: ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void = blocks[\CKModifySubscriptionsOperation._modifySubscriptionsCompletionBlock] {
             let saved = saves.compactMap { try? $0.1.get() }
             let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
             legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)

@@ -7,14 +7,10 @@ import StratusWire
 public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedZoneIDs = Locked<[CKRecordZone.ID]?>(nil)
-    private let fetchesAllZones = Locked(false)
+    @_Locked private var fetchesAllZones = false
 
     /// The zones to fetch; nil for an operation made by ``fetchAllRecordZonesOperation()``.
-    public var recordZoneIDs: [CKRecordZone.ID]? {
-        get { storedZoneIDs.value }
-        set { storedZoneIDs.value = newValue }
-    }
+    @_Locked public var recordZoneIDs: [CKRecordZone.ID]? = nil
 
     /// Creates an operation with no zones to fetch yet.
     public override init() {
@@ -30,39 +26,30 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
     /// An operation that fetches every zone of the database.
     public class func fetchAllRecordZonesOperation() -> CKFetchRecordZonesOperation {
         let operation = CKFetchRecordZonesOperation()
-        operation.fetchesAllZones.value = true
+        operation.fetchesAllZones = true
         return operation
     }
 
     // MARK: - Per-item callbacks
 
     /// Called once per zone with the zone or why it could not be fetched.
-    public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-zone failures.
-    public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the zones by ID; ignored when
     /// ``fetchRecordZonesResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchRecordZonesResultBlock instead")
-    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
     override func run() async {
-        if fetchesAllZones.value {
+        if fetchesAllZones {
             let response = await send(to: runDatabase) { service, context async throws(WireError) in
                 try await service.listZones(context)
             }
@@ -111,7 +98,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = fetchRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void = blocks.get("fetchRecordZonesCompletionBlock") {
+        } else if let legacyFinal: ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void = blocks[\CKFetchRecordZonesOperation._fetchRecordZonesCompletionBlock] {
             let zones = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
             legacyFinal(failure == nil ? zones : nil, error)
         }

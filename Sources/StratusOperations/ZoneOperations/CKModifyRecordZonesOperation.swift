@@ -10,20 +10,11 @@ import StratusWire
 public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedZonesToSave = Locked<[CKRecordZone]?>(nil)
-    private let storedZoneIDsToDelete = Locked<[CKRecordZone.ID]?>(nil)
-
     /// The zones to create.
-    public var recordZonesToSave: [CKRecordZone]? {
-        get { storedZonesToSave.value }
-        set { storedZonesToSave.value = newValue }
-    }
+    @_Locked public var recordZonesToSave: [CKRecordZone]? = nil
 
     /// The zones to delete, with their records.
-    public var recordZoneIDsToDelete: [CKRecordZone.ID]? {
-        get { storedZoneIDsToDelete.value }
-        set { storedZoneIDsToDelete.value = newValue }
-    }
+    @_Locked public var recordZoneIDsToDelete: [CKRecordZone.ID]? = nil
 
     /// Creates an operation with nothing to save or delete yet.
     public override init() {
@@ -40,33 +31,21 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
     // MARK: - Per-item callbacks
 
     /// Called once per zone to save with the zone as the server has it, or why not.
-    public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
 
     /// Called once per zone to delete.
-    public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-zone failures.
-    public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the saved zones and deleted IDs; ignored when
     /// ``modifyRecordZonesResultBlock`` is set.
     @available(*, deprecated, message: "Use modifyRecordZonesResultBlock instead")
-    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -131,7 +110,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         finishedError.value = error   // what `reportedErrors` gives the toolkit
         if let final = modifyRecordZonesResultBlock {
             final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordZonesCompletionBlock") {
+        } else if let legacyFinal: ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void = blocks[\CKModifyRecordZonesOperation._modifyRecordZonesCompletionBlock] {
             let saved = saves.compactMap { try? $0.1.get() }
             let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
             legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)

@@ -29,7 +29,7 @@ public final class DelayOperation: _AsyncOperation, OperationErrorReporting, Sta
     private let wait: Wait
     /// The clock the wait is measured on.
     public let clock: any CloudClock
-    private let timer = Locked<ClockTimer?>(nil)
+    @_Locked private var timer: ClockTimer? = nil
     private let failure = Locked<(any Error)?>(nil)
 
     /// Creates an operation that waits `interval` seconds from its start.
@@ -64,7 +64,7 @@ public final class DelayOperation: _AsyncOperation, OperationErrorReporting, Sta
     public override func cancel() {
         super.cancel()
         guard isCancelled, isExecuting else { return }
-        timer.value?.cancel()
+        timer?.cancel()
         finish()
     }
 
@@ -85,13 +85,13 @@ public final class DelayOperation: _AsyncOperation, OperationErrorReporting, Sta
             finish()
             return
         }
-        timer.value = clock.schedule(at: deadline) { [weak self] in
+        timer = clock.schedule(at: deadline) { [weak self] in
             self?.finish()
         }
         // A cancel that came while the timer was being set found no timer to stop, and a clock
         // that passed the deadline meanwhile would run the timer only at its next move.
         if isCancelled || clock.now >= deadline {
-            timer.value?.cancel()
+            timer?.cancel()
             finish()
         }
     }
