@@ -130,14 +130,9 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
                 }
             }
         }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchRecordsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void = blocks[\CKFetchRecordsOperation._fetchRecordsCompletionBlock] {
-            let fetched = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            legacyFinal(failure == nil ? fetched : nil, error)
-        }
+        let report = ItemReport(results, failure: failure)
+        let legacyFinal = blocks[\CKFetchRecordsOperation._fetchRecordsCompletionBlock]
+        deliverFinal(report.finalError, to: fetchRecordsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(report.valuesByID, $0) } })
     }
 }
 
@@ -145,18 +140,5 @@ extension CKRecord {
     /// Whether any field holds an asset, which makes a transfer report progress in between.
     var hasAssets: Bool {
         wireSnapshot.fields.values.contains(where: \.holdsAsset)
-    }
-}
-
-extension CKError {
-    /// The `partialFailure` summing up the failed items of `results`, keyed by their IDs, or
-    /// nil when every item succeeded.
-    package static func partialFailure<ID: Hashable, Value>(of results: [(ID, Result<Value, any Error>)]) -> CKError? {
-        var errors: [AnyHashable: any Error] = [:]
-        for (id, result) in results {
-            if case .failure(let error) = result { errors[AnyHashable(id)] = error }
-        }
-        guard !errors.isEmpty else { return nil }
-        return CKError(.partialFailure, message: "\(errors.count) of \(results.count) items failed; see partialErrorsByItemID", extra: [CKPartialErrorsByItemIDKey: errors])
     }
 }

@@ -147,16 +147,9 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
                 }
             }
         }
-        if let perDelete = perRecordDeleteBlock {
-            for (recordID, result) in plan.orderedDeleteResults { perDelete(recordID, result) }
-        }
-        let error = failure ?? plan.partialFailure
-        if let final = modifyRecordsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void = blocks[\CKModifyRecordsOperation._modifyRecordsCompletionBlock] {
-            let saved = plan.orderedSaveResults.compactMap { try? $0.1.get() }
-            let deleted = plan.orderedDeleteResults.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
-            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
-        }
+        deliverEach(plan.orderedDeleteResults, to: perRecordDeleteBlock)
+        let results = ModifyReport(saves: plan.orderedSaveResults, deletes: plan.orderedDeleteResults, failure: failure)
+        let legacyFinal = blocks[\CKModifyRecordsOperation._modifyRecordsCompletionBlock]
+        deliverFinal(results.finalError, to: modifyRecordsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.saves.values, results.deletes.succeededIDs, $0) } })
     }
 }

@@ -72,7 +72,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
         let urls = metadatas.map { $0.wireValue.share.shareInfo?.url }
         let sent = urls.compactMap { $0 }
         guard !sent.isEmpty else {
-            report(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }, failure: nil)
+            report(ItemReport(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }))
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -93,14 +93,14 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
                     return .success(share)
                 })
             }
-            report(results, failure: nil)
+            report(ItemReport(results))
         case .failure(let error):
-            report(metadatas.map { ($0, .failure(error)) }, failure: error)
+            report(.failing(metadatas, with: error))
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((shareMetadatas ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(shareMetadatas ?? [], with: error))
     }
 
     /// The error for a metadata whose share has no URL, which the service cannot find.
@@ -110,31 +110,18 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    private func report(_ results: ItemReport<CKShare.Metadata, CKShare>) {
+        finish(with: results.failure) { self.deliverResults(results) }
     }
 
-    /// Calls the per-share blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
-        if let perItem = perShareResultBlock {
-            for (metadata, result) in results { perItem(metadata, result) }
-        } else if let legacy: (CKShare.Metadata, CKShare?, (any Error)?) -> Void = blocks[\CKAcceptSharesOperation._perShareCompletionBlock] {
-            for (metadata, result) in results {
-                switch result {
-                case .success(let share): legacy(metadata, share, nil)
-                case .failure(let error): legacy(metadata, nil, error)
-                }
-            }
-        }
-        let keyed = results.map { metadata, result -> (AnyHashable, Result<CKShare, any Error>) in
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<CKShare.Metadata, CKShare>) {
+        let legacy = blocks[\CKAcceptSharesOperation._perShareCompletionBlock]
+        deliverEach(results.items, to: perShareResultBlock, orLegacy: legacy.map { legacy in { metadata, result in legacy(metadata, try? result.get(), result.failure) } })
+        // Keyed by the shares' URLs, as CloudKit's header says, or by the share's record ID.
+        let keyed = results.items.map { metadata, result -> (AnyHashable, Result<CKShare, any Error>) in
             (metadata.share.url.map(AnyHashable.init) ?? AnyHashable(metadata.share.recordID), result)
         }
-        let error = failure ?? CKError.partialFailure(of: keyed)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = acceptSharesResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKAcceptSharesOperation._acceptSharesCompletionBlock] {
-            legacyFinal(error)
-        }
+        deliverFinal(results.failure ?? CKError.partialFailure(of: keyed), to: acceptSharesResultBlock, orLegacy: blocks[\CKAcceptSharesOperation._acceptSharesCompletionBlock])
     }
 }

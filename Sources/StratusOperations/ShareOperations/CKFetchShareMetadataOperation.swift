@@ -84,7 +84,7 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
     override func run() async {
         let urls = shareURLs ?? []
         guard !urls.isEmpty else {
-            report([], failure: nil)
+            report(ItemReport([]))
             return
         }
         let request = (urls: urls.map(\.absoluteString), root: shouldFetchRootRecord, keys: rootRecordDesiredKeys)
@@ -98,40 +98,26 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
             let results = zip(urls, response.results).map { url, answer in
                 (url, answer.result.map { CKShare.Metadata(wire: $0) }.mapError { CKError($0) as any Error })
             }
-            report(results, failure: nil)
+            report(ItemReport(results))
         case .failure(let error):
-            report(urls.map { ($0, .failure(error)) }, failure: error)
+            report(.failing(urls, with: error))
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((shareURLs ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(shareURLs ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    private func report(_ results: ItemReport<URL, CKShare.Metadata>) {
+        finish(with: results.failure) { self.deliverResults(results) }
     }
 
-    /// Calls the per-URL blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
-        if let perItem = perShareMetadataResultBlock {
-            for (url, result) in results { perItem(url, result) }
-        } else if let legacy: (URL, CKShare.Metadata?, (any Error)?) -> Void = blocks[\CKFetchShareMetadataOperation._perShareMetadataBlock] {
-            for (url, result) in results {
-                switch result {
-                case .success(let metadata): legacy(url, metadata, nil)
-                case .failure(let error): legacy(url, nil, error)
-                }
-            }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchShareMetadataResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKFetchShareMetadataOperation._fetchShareMetadataCompletionBlock] {
-            legacyFinal(error)
-        }
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<URL, CKShare.Metadata>) {
+        let legacy = blocks[\CKFetchShareMetadataOperation._perShareMetadataBlock]
+        deliverEach(results.items, to: perShareMetadataResultBlock, orLegacy: legacy.map { legacy in { url, result in legacy(url, try? result.get(), result.failure) } })
+        deliverFinal(results.finalError, to: fetchShareMetadataResultBlock, orLegacy: blocks[\CKFetchShareMetadataOperation._fetchShareMetadataCompletionBlock])
     }
 }

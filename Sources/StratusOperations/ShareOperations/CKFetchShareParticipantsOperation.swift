@@ -70,7 +70,7 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     override func run() async {
         let lookupInfos = userIdentityLookupInfos ?? []
         guard !lookupInfos.isEmpty else {
-            report([], failure: nil)
+            report(ItemReport([]))
             return
         }
         let wireInfos = lookupInfos.map(\.wireValue)
@@ -82,37 +82,26 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
             let results = zip(lookupInfos, response.results).map { info, answer in
                 (info, answer.result.map { CKShare.Participant(wire: $0) }.mapError { CKError($0) as any Error })
             }
-            report(results, failure: nil)
+            report(ItemReport(results))
         case .failure(let error):
-            report(lookupInfos.map { ($0, .failure(error)) }, failure: error)
+            report(.failing(lookupInfos, with: error))
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((userIdentityLookupInfos ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(userIdentityLookupInfos ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    private func report(_ results: ItemReport<CKUserIdentity.LookupInfo, CKShare.Participant>) {
+        finish(with: results.failure) { self.deliverResults(results) }
     }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
-        if let perItem = perShareParticipantResultBlock {
-            for (info, result) in results { perItem(info, result) }
-        } else if let legacy: (CKShare.Participant) -> Void = blocks[\CKFetchShareParticipantsOperation._shareParticipantFetchedBlock] {
-            for (_, result) in results {
-                if case .success(let participant) = result { legacy(participant) }
-            }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchShareParticipantsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKFetchShareParticipantsOperation._fetchShareParticipantsCompletionBlock] {
-            legacyFinal(error)
-        }
+    private func deliverResults(_ results: ItemReport<CKUserIdentity.LookupInfo, CKShare.Participant>) {
+        let legacy = blocks[\CKFetchShareParticipantsOperation._shareParticipantFetchedBlock]
+        deliverEach(results.items, to: perShareParticipantResultBlock, orLegacy: legacy.map { legacy in { _, result in if case .success(let participant) = result { legacy(participant) } } })
+        deliverFinal(results.finalError, to: fetchShareParticipantsResultBlock, orLegacy: blocks[\CKFetchShareParticipantsOperation._fetchShareParticipantsCompletionBlock])
     }
 }

@@ -61,15 +61,15 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
             }
             switch response {
             case .success(let response):
-                report(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }, failure: nil)
+                report(ItemReport(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }))
             case .failure(let error):
-                report([], failure: error)
+                report(ItemReport([], failure: error))
             }
             return
         }
         let subscriptionIDs = subscriptionIDs ?? []
         guard !subscriptionIDs.isEmpty else {
-            report([], failure: nil)
+            report(ItemReport([]))
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -77,35 +77,28 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
         }
         switch response {
         case .success(let response):
-            report(zip(subscriptionIDs, response.results).map { subscriptionID, answer in
+            report(ItemReport(zip(subscriptionIDs, response.results).map { subscriptionID, answer in
                 (subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
-            }, failure: nil)
+            }))
         case .failure(let error):
-            report(subscriptionIDs.map { ($0, .failure(error)) }, failure: error)
+            report(.failing(subscriptionIDs, with: error))
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((subscriptionIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(subscriptionIDs ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    private func report(_ results: ItemReport<CKSubscription.ID, CKSubscription>) {
+        finish(with: results.failure) { self.deliverResults(results) }
     }
 
-    private func deliverResults(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
-        if let perSubscription = perSubscriptionResultBlock {
-            for (subscriptionID, result) in results { perSubscription(subscriptionID, result) }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchSubscriptionsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks[\CKFetchSubscriptionsOperation._fetchSubscriptionCompletionBlock] {
-            let subscriptions = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            legacyFinal(failure == nil ? subscriptions : nil, error)
-        }
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<CKSubscription.ID, CKSubscription>) {
+        deliverEach(results.items, to: perSubscriptionResultBlock)
+        let legacyFinal = blocks[\CKFetchSubscriptionsOperation._fetchSubscriptionCompletionBlock]
+        deliverFinal(results.finalError, to: fetchSubscriptionsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.valuesByID, $0) } })
     }
 }

@@ -55,15 +55,15 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
             }
             switch response {
             case .success(let response):
-                report(response.zones.map { (CKRecordZone.ID(wire: $0.zoneID), .success(CKRecordZone(wire: $0))) }, failure: nil)
+                report(ItemReport(response.zones.map { (CKRecordZone.ID(wire: $0.zoneID), .success(CKRecordZone(wire: $0))) }))
             case .failure(let error):
-                report([], failure: error)
+                report(ItemReport([], failure: error))
             }
             return
         }
         let zoneIDs = recordZoneIDs ?? []
         guard !zoneIDs.isEmpty else {
-            report([], failure: nil)
+            report(ItemReport([]))
             return
         }
         let wireIDs = zoneIDs.map(\.wireValue)
@@ -72,35 +72,28 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
         }
         switch response {
         case .success(let response):
-            report(zip(zoneIDs, response.results).map { zoneID, answer in
+            report(ItemReport(zip(zoneIDs, response.results).map { zoneID, answer in
                 (zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
-            }, failure: nil)
+            }))
         case .failure(let error):
-            report(zoneIDs.map { ($0, .failure(error)) }, failure: error)
+            report(.failing(zoneIDs, with: error))
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((recordZoneIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(recordZoneIDs ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
+    private func report(_ results: ItemReport<CKRecordZone.ID, CKRecordZone>) {
+        finish(with: results.failure) { self.deliverResults(results) }
     }
 
-    private func deliverResults(_ results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], failure: CKError?) {
-        if let perZone = perRecordZoneResultBlock {
-            for (zoneID, result) in results { perZone(zoneID, result) }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchRecordZonesResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void = blocks[\CKFetchRecordZonesOperation._fetchRecordZonesCompletionBlock] {
-            let zones = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            legacyFinal(failure == nil ? zones : nil, error)
-        }
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<CKRecordZone.ID, CKRecordZone>) {
+        deliverEach(results.items, to: perRecordZoneResultBlock)
+        let legacyFinal = blocks[\CKFetchRecordZonesOperation._fetchRecordZonesCompletionBlock]
+        deliverFinal(results.finalError, to: fetchRecordZonesResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.valuesByID, $0) } })
     }
 }

@@ -85,14 +85,8 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
     }
 
     private func deliver(_ outcome: ModifyRecipeOutcome) {
-        if let perSave = perRecordSaveBlock {
-            for (recordID, result) in outcome.saves { perSave(recordID, result) }
-        }
-        if let perDelete = perRecordDeleteBlock {
-            for (recordID, result) in outcome.deletes { perDelete(recordID, result) }
-        }
-        let result: Result<Void, any Error> = outcome.failure.map { .failure($0) } ?? .success(())
-        noteFinalResult(result)
-        modifyRecordsResultBlock?(result)
+        deliverEach(outcome.saves, to: perRecordSaveBlock)
+        deliverEach(outcome.deletes, to: perRecordDeleteBlock)
+        deliverFinal(outcome.failure, to: modifyRecordsResultBlock)
     }
 }

@@ -326,7 +326,7 @@ struct ModifyRecipeRun {
         if itemsFailedByRequests == saves.count + deletes.count, requestErrors.count == 1, let only = requestErrors.first {
             failure = only
         } else {
-            failure = CKError.partialFailure(of: saveList.map { ($0.0, $0.1.map { _ in () }) } + deleteList)
+            failure = ModifyReport(saves: saveList, deletes: deleteList).finalError
         }
         return ModifyRecipeOutcome(saves: saveList, deletes: deleteList, failure: failure)
     }

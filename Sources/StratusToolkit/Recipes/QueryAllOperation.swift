@@ -66,13 +66,10 @@ public final class QueryAllOperation: RecipeOperation, @unchecked Sendable {
         )
         let matched = recordMatchedBlock
         let failure = await run.run { recordID, result in matched?(recordID, result) }
-        let result: Result<Void, any Error> = failure.map { .failure($0) } ?? .success(())
-        noteFinalResult(result)
-        queryResultBlock?(result)
+        deliverFinal(failure, to: queryResultBlock)
     }
 
     override func reportFailure(_ error: CKError) {
-        noteFinalResult(.failure(error))
-        queryResultBlock?(.failure(error))
+        deliverFinal(error, to: queryResultBlock)
     }
 }

@@ -73,12 +73,6 @@ public class RecipeOperation: _AsyncOperation, OperationErrorReporting, StartRep
     /// condition that stopped it.
     func reportFailure(_ error: CKError) {}
 
-    /// Notes the error the final block reported, for ``reportedErrors``; subclasses call it
-    /// from their final delivery.
-    func noteFinalResult(_ result: Result<Void, any Error>) {
-        if case .failure(let error) = result { finishedError.value = error }
-    }
-
     // MARK: - Error reporting
 
     /// Stops the recipe before it sends anything: when it starts, it reports `error` to every

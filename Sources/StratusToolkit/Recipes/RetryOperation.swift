@@ -63,8 +63,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
         let run = RetryRun(database: database, policy: policy, makeOperation: makeOperation, appliesConvenienceSettings: false)
         let (result, attempts) = await run.run()
         self.attempts = attempts
-        noteFinalResult(result)
-        retryResultBlock?(result)
+        deliverFinal(result, to: retryResultBlock)
     }
 
     override func releaseClosures() {
@@ -72,8 +71,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     }
 
     override func reportFailure(_ error: CKError) {
-        noteFinalResult(.failure(error))
-        retryResultBlock?(.failure(error))
+        deliverFinal(error, to: retryResultBlock)
     }
 }
 
