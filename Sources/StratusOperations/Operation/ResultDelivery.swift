@@ -1,4 +1,5 @@
 import StratusCore
+import StratusWire
 
 /// What one run of an operation with per-item results reports: each item's result, in the
 /// order the items were given, and the error of the whole request, if one failed it.
@@ -113,6 +114,46 @@ extension _AsyncOperation {
     ) {
         deliverFinal(error.map { .failure($0) } ?? .success(()), to: final, orLegacy: legacy.map { legacy in { legacy($0.failure) } })
     }
+}
+
+extension CKOperation {
+    /// Finishes the operation with `report`'s request error, handing `report` to `deliver` on
+    /// the callback queue.
+    func finish<Report: ItemReporting>(reporting report: Report, through deliver: @escaping (Report) -> Void) {
+        finish(with: report.requestError) { deliver(report) }
+    }
+
+    /// Looks up `ids` in one request, unless there are none (then it sends nothing), and
+    /// finishes the operation with each item's result, in the order of `ids`: the value
+    /// `make` builds from the server's, or the server's error for that item; if the request
+    /// fails as a whole, every item gets its error.
+    func lookUp<ID, WireID, Wire, Value>(
+        _ ids: [ID],
+        _ call: @escaping @Sendable (any CloudService, WireRequestContext) async throws(WireError) -> [WireItemResult<WireID, Wire>],
+        making make: (Wire) -> Value,
+        through deliver: @escaping (ItemReport<ID, Value>) -> Void
+    ) async {
+        guard !ids.isEmpty else { return finish(reporting: ItemReport([]), through: deliver) }
+        let report: ItemReport<ID, Value> = switch await send(to: runDatabase, call) {
+        case .success(let answers): ItemReport(zip(ids, answers).map { id, answer in (id, answer.result.map(make).mapError { CKError($0) as any Error }) })
+        case .failure(let error): .failing(ids, with: error)
+        }
+        finish(reporting: report, through: deliver)
+    }
+}
+
+/// A run's results, whose request may have failed as a whole.
+protocol ItemReporting {
+    /// The error of the whole request, if one failed it.
+    var requestError: CKError? { get }
+}
+
+extension ItemReport: ItemReporting {
+    var requestError: CKError? { failure }
+}
+
+extension ModifyReport: ItemReporting {
+    var requestError: CKError? { saves.failure }
 }
 
 extension Result {

@@ -72,7 +72,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
         let urls = metadatas.map { $0.wireValue.share.shareInfo?.url }
         let sent = urls.compactMap { $0 }
         guard !sent.isEmpty else {
-            report(ItemReport(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }))
+            finish(reporting: ItemReport(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }), through: deliverResults)
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -93,9 +93,9 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
                     return .success(share)
                 })
             }
-            report(ItemReport(results))
+            finish(reporting: ItemReport(results), through: deliverResults)
         case .failure(let error):
-            report(.failing(metadatas, with: error))
+            finish(reporting: .failing(metadatas, with: error), through: deliverResults)
         }
     }
 
@@ -109,10 +109,6 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ItemReport<CKShare.Metadata, CKShare>) {
-        finish(with: results.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: ItemReport<CKShare.Metadata, CKShare>) {

@@ -83,25 +83,12 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
 
     override func run() async {
         let urls = shareURLs ?? []
-        guard !urls.isEmpty else {
-            report(ItemReport([]))
-            return
-        }
         let request = (urls: urls.map(\.absoluteString), root: shouldFetchRootRecord, keys: rootRecordDesiredKeys)
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+        await lookUp(urls, { service, context async throws(WireError) in
             try await service.lookupShareMetadata(WireShareMetadataLookupRequest(
                 context: context, shareURLs: request.urls, shouldFetchRootRecord: request.root, rootRecordDesiredKeys: request.keys
-            ))
-        }
-        switch response {
-        case .success(let response):
-            let results = zip(urls, response.results).map { url, answer in
-                (url, answer.result.map { CKShare.Metadata(wire: $0) }.mapError { CKError($0) as any Error })
-            }
-            report(ItemReport(results))
-        case .failure(let error):
-            report(.failing(urls, with: error))
-        }
+            )).results
+        }, making: CKShare.Metadata.init(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
@@ -109,10 +96,6 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ItemReport<URL, CKShare.Metadata>) {
-        finish(with: results.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: ItemReport<URL, CKShare.Metadata>) {

@@ -69,23 +69,10 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
 
     override func run() async {
         let lookupInfos = userIdentityLookupInfos ?? []
-        guard !lookupInfos.isEmpty else {
-            report(ItemReport([]))
-            return
-        }
         let wireInfos = lookupInfos.map(\.wireValue)
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos))
-        }
-        switch response {
-        case .success(let response):
-            let results = zip(lookupInfos, response.results).map { info, answer in
-                (info, answer.result.map { CKShare.Participant(wire: $0) }.mapError { CKError($0) as any Error })
-            }
-            report(ItemReport(results))
-        case .failure(let error):
-            report(.failing(lookupInfos, with: error))
-        }
+        await lookUp(lookupInfos, { service, context async throws(WireError) in
+            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos)).results
+        }, making: CKShare.Participant.init(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
@@ -93,10 +80,6 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ItemReport<CKUserIdentity.LookupInfo, CKShare.Participant>) {
-        finish(with: results.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: ItemReport<CKUserIdentity.LookupInfo, CKShare.Participant>) {

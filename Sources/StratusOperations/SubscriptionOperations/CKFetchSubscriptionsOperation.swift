@@ -61,28 +61,16 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
             }
             switch response {
             case .success(let response):
-                report(ItemReport(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }))
+                finish(reporting: ItemReport(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }), through: deliverResults)
             case .failure(let error):
-                report(ItemReport([], failure: error))
+                finish(reporting: ItemReport([], failure: error), through: deliverResults)
             }
             return
         }
         let subscriptionIDs = subscriptionIDs ?? []
-        guard !subscriptionIDs.isEmpty else {
-            report(ItemReport([]))
-            return
-        }
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs))
-        }
-        switch response {
-        case .success(let response):
-            report(ItemReport(zip(subscriptionIDs, response.results).map { subscriptionID, answer in
-                (subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
-            }))
-        case .failure(let error):
-            report(.failing(subscriptionIDs, with: error))
-        }
+        await lookUp(subscriptionIDs, { service, context async throws(WireError) in
+            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs)).results
+        }, making: CKSubscription.make(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
@@ -90,10 +78,6 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ItemReport<CKSubscription.ID, CKSubscription>) {
-        finish(with: results.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: ItemReport<CKSubscription.ID, CKSubscription>) {

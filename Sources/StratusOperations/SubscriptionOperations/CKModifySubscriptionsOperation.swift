@@ -57,16 +57,16 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
         let subscriptions = subscriptionsToSave ?? []
         let deletes = subscriptionIDsToDelete ?? []
         guard !subscriptions.isEmpty || !deletes.isEmpty else {
-            report(ModifyReport(saves: [], deletes: []))
+            finish(reporting: ModifyReport(saves: [], deletes: []), through: deliverResults)
             return
         }
         // Refused on the client: a predicate outside CloudKit's subset. The rest are sent.
         let prepared = subscriptions.map { $0.wireValue() }
         let wireSaves = prepared.compactMap { try? $0.get() }
         guard !wireSaves.isEmpty || !deletes.isEmpty else {
-            report(ModifyReport(saves: zip(subscriptions, prepared).map { subscription, value in
+            finish(reporting: ModifyReport(saves: zip(subscriptions, prepared).map { subscription, value in
                 (subscription.subscriptionID, .failure(Self.clientError(value)))
-            }, deletes: []))
+            }, deletes: []), through: deliverResults)
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -82,11 +82,11 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
                 }
                 return (subscription.subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
             }
-            report(ModifyReport(saves: saves, deletes: zip(deletes, response.deleteResults).map { subscriptionID, answer in
+            finish(reporting: ModifyReport(saves: saves, deletes: zip(deletes, response.deleteResults).map { subscriptionID, answer in
                 (subscriptionID, answer.result.mapError { CKError($0) as any Error })
-            }))
+            }), through: deliverResults)
         case .failure(let error):
-            report(.failing(saving: subscriptions.map(\.subscriptionID), deleting: deletes, with: error))
+            finish(reporting: .failing(saving: subscriptions.map(\.subscriptionID), deleting: deletes, with: error), through: deliverResults)
         }
     }
 
@@ -100,10 +100,6 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ModifyReport<CKSubscription.ID, CKSubscription>) {
-        finish(with: results.saves.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, saves first, then the final block. Runs on the
     /// callback queue.

@@ -55,29 +55,17 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
             }
             switch response {
             case .success(let response):
-                report(ItemReport(response.zones.map { (CKRecordZone.ID(wire: $0.zoneID), .success(CKRecordZone(wire: $0))) }))
+                finish(reporting: ItemReport(response.zones.map { (CKRecordZone.ID(wire: $0.zoneID), .success(CKRecordZone(wire: $0))) }), through: deliverResults)
             case .failure(let error):
-                report(ItemReport([], failure: error))
+                finish(reporting: ItemReport([], failure: error), through: deliverResults)
             }
             return
         }
         let zoneIDs = recordZoneIDs ?? []
-        guard !zoneIDs.isEmpty else {
-            report(ItemReport([]))
-            return
-        }
         let wireIDs = zoneIDs.map(\.wireValue)
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: wireIDs))
-        }
-        switch response {
-        case .success(let response):
-            report(ItemReport(zip(zoneIDs, response.results).map { zoneID, answer in
-                (zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
-            }))
-        case .failure(let error):
-            report(.failing(zoneIDs, with: error))
-        }
+        await lookUp(zoneIDs, { service, context async throws(WireError) in
+            try await service.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: wireIDs)).results
+        }, making: CKRecordZone.init(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
@@ -85,10 +73,6 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ItemReport<CKRecordZone.ID, CKRecordZone>) {
-        finish(with: results.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
     private func deliverResults(_ results: ItemReport<CKRecordZone.ID, CKRecordZone>) {

@@ -53,7 +53,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         let zones = recordZonesToSave ?? []
         let deletes = recordZoneIDsToDelete ?? []
         guard !zones.isEmpty || !deletes.isEmpty else {
-            report(ModifyReport(saves: [], deletes: []))
+            finish(reporting: ModifyReport(saves: [], deletes: []), through: deliverResults)
             return
         }
         let wireZones = zones.map(\.wireValue)
@@ -63,16 +63,16 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         }
         switch response {
         case .success(let response):
-            report(ModifyReport(
+            finish(reporting: ModifyReport(
                 saves: zip(zones, response.saveResults).map { zone, answer in
                     (zone.zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
                 },
                 deletes: zip(deletes, response.deleteResults).map { zoneID, answer in
                     (zoneID, answer.result.mapError { CKError($0) as any Error })
                 }
-            ))
+            ), through: deliverResults)
         case .failure(let error):
-            report(.failing(saving: zones.map(\.zoneID), deleting: deletes, with: error))
+            finish(reporting: .failing(saving: zones.map(\.zoneID), deleting: deletes, with: error), through: deliverResults)
         }
     }
 
@@ -81,10 +81,6 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
     }
 
     // MARK: - Result mapping
-
-    private func report(_ results: ModifyReport<CKRecordZone.ID, CKRecordZone>) {
-        finish(with: results.saves.failure) { self.deliverResults(results) }
-    }
 
     /// Calls the per-item blocks in order, saves first, then the final block. Runs on the
     /// callback queue.
