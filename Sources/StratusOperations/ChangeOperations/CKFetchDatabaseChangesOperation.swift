@@ -25,27 +25,14 @@ import StratusWire
 public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedToken = Locked<CKServerChangeToken?>(nil)
-    private let storedResultsLimit = Locked(0)
-    private let storedFetchAllChanges = Locked(true)
-
     /// Where to start: a token from an earlier fetch of this database, or nil for everything.
-    public var previousServerChangeToken: CKServerChangeToken? {
-        get { storedToken.value }
-        set { storedToken.value = newValue }
-    }
+    @_Locked public var previousServerChangeToken: CKServerChangeToken? = nil
 
     /// The most zones one request returns; 0 lets the server choose.
-    public var resultsLimit: Int {
-        get { storedResultsLimit.value }
-        set { storedResultsLimit.value = newValue }
-    }
+    @_Locked public var resultsLimit: Int = 0
 
     /// Whether the operation fetches until nothing more is waiting: true unless set.
-    public var fetchAllChanges: Bool {
-        get { storedFetchAllChanges.value }
-        set { storedFetchAllChanges.value = newValue }
-    }
+    @_Locked public var fetchAllChanges: Bool = true
 
     /// Creates an operation that fetches from the beginning.
     public override init() {
@@ -61,53 +48,32 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
     // MARK: - Per-item callbacks
 
     /// Called once per zone created, or whose records changed, since the token.
-    public var recordZoneWithIDChangedBlock: ((CKRecordZone.ID) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneWithIDChangedBlock: ((CKRecordZone.ID) -> Void)?
 
     /// Called once per zone deleted since the token (and for purged or reset zones when their
     /// own blocks are not set).
-    public var recordZoneWithIDWasDeletedBlock: ((CKRecordZone.ID) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneWithIDWasDeletedBlock: ((CKRecordZone.ID) -> Void)?
 
     /// Called once per zone the user purged from iCloud settings since the token: delete the
     /// local data and do not upload it again.
-    public var recordZoneWithIDWasPurgedBlock: ((CKRecordZone.ID) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneWithIDWasPurgedBlock: ((CKRecordZone.ID) -> Void)?
 
     /// Called once per zone deleted because the user reset their encrypted data: create the
     /// zone again and upload the local data.
-    public var recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock: ((CKRecordZone.ID) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock: ((CKRecordZone.ID) -> Void)?
 
     /// Called after each batch but the last, when ``fetchAllChanges`` is true: a checkpoint to
     /// store, so a fetch that fails later resumes from there.
-    public var changeTokenUpdatedBlock: ((CKServerChangeToken) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var changeTokenUpdatedBlock: ((CKServerChangeToken) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: the token to keep and whether more changes wait, or the error.
-    public var fetchDatabaseChangesResultBlock: ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchDatabaseChangesResultBlock: ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``fetchDatabaseChangesResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchDatabaseChangesResultBlock instead")
-    public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -165,7 +131,7 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
     private func deliverFinal(_ result: Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), CKError>) {
         if let final = fetchDatabaseChangesResultBlock {
             final(result.mapError { $0 as any Error })
-        } else if let legacy: (CKServerChangeToken?, Bool, (any Error)?) -> Void = blocks.get("fetchDatabaseChangesCompletionBlock") {
+        } else if let legacy: (CKServerChangeToken?, Bool, (any Error)?) -> Void = blocks[\CKFetchDatabaseChangesOperation._fetchDatabaseChangesCompletionBlock] {
             switch result {
             case .success(let value): legacy(value.serverChangeToken, value.moreComing, nil)
             case .failure(let error): legacy(nil, false, error)

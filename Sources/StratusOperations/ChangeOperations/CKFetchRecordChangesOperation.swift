@@ -13,40 +13,20 @@ import StratusWire
 public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedZoneID = Locked<CKRecordZone.ID?>(nil)
-    private let storedToken = Locked<CKServerChangeToken?>(nil)
-    private let storedResultsLimit = Locked(0)
-    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
-    private let storedMoreComing = Locked(false)
-
     /// The zone whose changes to fetch.
-    public var recordZoneID: CKRecordZone.ID? {
-        get { storedZoneID.value }
-        set { storedZoneID.value = newValue }
-    }
+    @_Locked public var recordZoneID: CKRecordZone.ID? = nil
 
     /// Where to start: a token from an earlier fetch of this zone, or nil for everything.
-    public var previousServerChangeToken: CKServerChangeToken? {
-        get { storedToken.value }
-        set { storedToken.value = newValue }
-    }
+    @_Locked public var previousServerChangeToken: CKServerChangeToken? = nil
 
     /// The most changes to return; 0 lets the server choose.
-    public var resultsLimit: Int {
-        get { storedResultsLimit.value }
-        set { storedResultsLimit.value = newValue }
-    }
+    @_Locked public var resultsLimit: Int = 0
 
     /// The fields of changed records to fetch: nil for every field, empty for system fields only.
-    public var desiredKeys: [CKRecord.FieldKey]? {
-        get { storedDesiredKeys.value }
-        set { storedDesiredKeys.value = newValue }
-    }
+    @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
     /// Whether more changes wait after this batch; set before the completion block runs.
-    public var moreComing: Bool {
-        storedMoreComing.value
-    }
+    @_Locked public private(set) var moreComing = false
 
     /// Creates an operation with no zone yet.
     public override init() {
@@ -64,25 +44,16 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
     // MARK: - Per-item callbacks
 
     /// Called once per record saved since the token, with the record in its latest version.
-    public var recordChangedBlock: ((CKRecord) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordChangedBlock: ((CKRecord) -> Void)?
 
     /// Called once per record deleted since the token.
-    public var recordWithIDWasDeletedBlock: ((CKRecord.ID) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordWithIDWasDeletedBlock: ((CKRecord.ID) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: the token to keep and the zone's `clientChangeTokenData`, or the
     /// error (`changeTokenExpired`: fetch again from nil).
-    public var fetchRecordChangesCompletionBlock: ((CKServerChangeToken?, Data?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordChangesCompletionBlock: ((CKServerChangeToken?, Data?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -101,7 +72,7 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
         case .failure(let error):
             finish(with: error) { self.fetchRecordChangesCompletionBlock?(nil, nil, error) }
         case .success(let batch):
-            storedMoreComing.value = batch.moreComing
+            moreComing = batch.moreComing
             finish(with: nil) {
                 if let changed = self.recordChangedBlock {
                     for record in batch.changed { changed(CKRecord.make(wire: record)) }

@@ -39,22 +39,12 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
 
     // MARK: - Properties
 
-    private let storedZoneIDs = Locked<[CKRecordZone.ID]?>(nil)
-    private let storedConfigurations = Locked<[CKRecordZone.ID: ZoneConfiguration]?>(nil)
-    private let storedFetchAllChanges = Locked(true)
-
     /// The zones to fetch, in order.
-    public var recordZoneIDs: [CKRecordZone.ID]? {
-        get { storedZoneIDs.value }
-        set { storedZoneIDs.value = newValue }
-    }
+    @_Locked public var recordZoneIDs: [CKRecordZone.ID]? = nil
 
     /// Where to start and how to fetch, per zone; a zone without one is fetched from the
     /// beginning, with every field.
-    public var configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? {
-        get { storedConfigurations.value }
-        set { storedConfigurations.value = newValue }
-    }
+    @_Locked public var configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil
 
     /// The iOS 10–11 per-zone settings, read into ``configurationsByRecordZoneID``.
     @available(*, deprecated, message: "Use configurationsByRecordZoneID")
@@ -75,10 +65,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     }
 
     /// Whether the operation fetches each zone until nothing more is waiting: true unless set.
-    public var fetchAllChanges: Bool {
-        get { storedFetchAllChanges.value }
-        set { storedFetchAllChanges.value = newValue }
-    }
+    @_Locked public var fetchAllChanges: Bool = true
 
     /// Creates an operation with no zones to fetch yet.
     public override init() {
@@ -105,61 +92,37 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     // MARK: - Per-item callbacks
 
     /// Called once per record saved since the token, with the record in its latest version.
-    public var recordWasChangedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordWasChangedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// The legacy per-record block; ignored when ``recordWasChangedBlock`` is set.
     @available(*, deprecated, message: "Use recordWasChangedBlock instead, which surfaces per-record errors")
-    public var recordChangedBlock: ((CKRecord) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordChangedBlock: ((CKRecord) -> Void)?
 
     /// Called once per record deleted since the token (by a delete or a `deleteSelf`
     /// cascade), with the type the record had.
-    public var recordWithIDWasDeletedBlock: ((CKRecord.ID, CKRecord.RecordType) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordWithIDWasDeletedBlock: ((CKRecord.ID, CKRecord.RecordType) -> Void)?
 
     /// Called after each batch of a zone but the last, when ``fetchAllChanges`` is true: a
     /// checkpoint to store, so a fetch that fails later resumes from there.
-    public var recordZoneChangeTokensUpdatedBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneChangeTokensUpdatedBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
 
     /// Called once per zone, after its changes: the token to keep, the `clientChangeTokenData`
     /// of the zone's last modify, and whether more changes wait; or why the zone failed.
-    public var recordZoneFetchResultBlock: ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneFetchResultBlock: ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)?
 
     /// The legacy per-zone block; ignored when ``recordZoneFetchResultBlock`` is set.
     @available(*, deprecated, message: "Use recordZoneFetchResultBlock instead")
-    public var recordZoneFetchCompletionBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordZoneFetchCompletionBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` keyed by the
     /// zones that failed.
-    public var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``fetchRecordZoneChangesResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchRecordZoneChangesResultBlock instead")
-    public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -232,7 +195,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     /// Calls the per-record blocks of one batch. Runs on the callback queue.
     private func deliverBatch(_ batch: WireRecordChangesResponse) {
         let changed = recordWasChangedBlock
-        let legacyChanged: ((CKRecord) -> Void)? = blocks.get("recordChangedBlock")
+        let legacyChanged: ((CKRecord) -> Void)? = blocks[\CKFetchRecordZoneChangesOperation._recordChangedBlock]
         for wire in batch.changed {
             let record = CKRecord.make(wire: wire)
             if let changed {
@@ -250,7 +213,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     private func deliverZoneResult(_ zoneID: CKRecordZone.ID, _ result: Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) {
         if let block = recordZoneFetchResultBlock {
             block(zoneID, result)
-        } else if let legacy: (CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void = blocks.get("recordZoneFetchCompletionBlock") {
+        } else if let legacy: (CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void = blocks[\CKFetchRecordZoneChangesOperation._recordZoneFetchCompletionBlock] {
             switch result {
             case .success(let value): legacy(zoneID, value.serverChangeToken, value.clientChangeTokenData, value.moreComing, nil)
             case .failure(let error): legacy(zoneID, nil, nil, false, error)
@@ -262,7 +225,7 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     private func deliverFinal(_ failure: CKError?) {
         if let final = fetchRecordZoneChangesResultBlock {
             final(failure.map { .failure($0) } ?? .success(()))
-        } else if let legacy: ((any Error)?) -> Void = blocks.get("fetchRecordZoneChangesCompletionBlock") {
+        } else if let legacy: ((any Error)?) -> Void = blocks[\CKFetchRecordZoneChangesOperation._fetchRecordZoneChangesCompletionBlock] {
             legacy(failure)
         }
     }

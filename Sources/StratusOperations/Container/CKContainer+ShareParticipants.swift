@@ -162,27 +162,9 @@ extension CKContainer {
     private func runShareParticipantsOperation(
         _ infos: [CKUserIdentity.LookupInfo]
     ) async throws -> [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)] {
-        let operation = CKFetchShareParticipantsOperation(userIdentityLookupInfos: infos)
-        privateCloudDatabase.applyConvenienceSettings(to: operation)
-        let outcome: Result<[(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], any Error> =
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let results = Locked<[(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)]>([])
-                    let final = Locked<Result<Void, any Error>?>(nil)
-                    operation.perShareParticipantResultBlock = { info, result in results.withValue { $0.append((info, result)) } }
-                    operation.fetchShareParticipantsResultBlock = { final.value = $0 }
-                    operation.afterFinishing.value = {
-                        switch final.value {
-                        case .failure(let error) where !error.isPartialFailure: continuation.resume(returning: .failure(error))
-                        case .none: continuation.resume(returning: .failure(CKError(.internalError, message: "the operation finished without a result")))
-                        default: continuation.resume(returning: .success(results.value))
-                        }
-                    }
-                    add(operation)
-                }
-            } onCancel: {
-                operation.cancel()
-            }
-        return try outcome.get()
+        try await runItemOperation(CKFetchShareParticipantsOperation(userIdentityLookupInfos: infos)) { operation, item, final in
+            operation.perShareParticipantResultBlock = item
+            operation.fetchShareParticipantsResultBlock = final
+        }
     }
 }

@@ -112,11 +112,9 @@ extension CKContainer {
     @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
     @discardableResult
     public func applicationPermissionStatus(for applicationPermission: ApplicationPermissions) async throws -> ApplicationPermissionStatus {
-        let permission = WireApplicationPermissions(rawValue: applicationPermission.rawValue)
-        let status = try await privateCloudDatabase.requestPath(qualityOfService: .userInitiated).send { service, context async throws(WireError) in
-            try await service.applicationPermissionStatus(WireApplicationPermissionRequest(context: context, permission: permission))
-        }.get()
-        return ApplicationPermissionStatus(status)
+        try await sendPermissionRequest(applicationPermission) { service, request async throws(WireError) in
+            try await service.applicationPermissionStatus(request)
+        }
     }
 
     /// Passes the user's status for `applicationPermission` to `completionHandler`; on failure,
@@ -124,13 +122,7 @@ extension CKContainer {
     @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
     @preconcurrency
     public func status(forApplicationPermission applicationPermission: ApplicationPermissions, completionHandler: @escaping @Sendable (ApplicationPermissionStatus, (any Error)?) -> Void) {
-        Task {
-            do {
-                completionHandler(try await self.applicationPermissionStatus(for: applicationPermission), nil)
-            } catch {
-                completionHandler(.couldNotComplete, error)
-            }
-        }
+        completePermission(completionHandler) { try await self.applicationPermissionStatus(for: applicationPermission) }
     }
 
     /// Asks the user to grant `applicationPermission` in this container, and returns the
@@ -146,11 +138,9 @@ extension CKContainer {
     @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
     @discardableResult
     public func requestApplicationPermission(_ applicationPermission: ApplicationPermissions) async throws -> ApplicationPermissionStatus {
-        let permission = WireApplicationPermissions(rawValue: applicationPermission.rawValue)
-        let status = try await privateCloudDatabase.requestPath(qualityOfService: .userInitiated).send { service, context async throws(WireError) in
-            try await service.requestApplicationPermission(WireApplicationPermissionRequest(context: context, permission: permission))
-        }.get()
-        return ApplicationPermissionStatus(status)
+        try await sendPermissionRequest(applicationPermission) { service, request async throws(WireError) in
+            try await service.requestApplicationPermission(request)
+        }
     }
 
     /// Asks the user to grant `applicationPermission` and passes the outcome to
@@ -158,11 +148,35 @@ extension CKContainer {
     @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
     @preconcurrency
     public func requestApplicationPermission(_ applicationPermission: ApplicationPermissions, completionHandler: @escaping @Sendable (ApplicationPermissionStatus, (any Error)?) -> Void) {
+        completePermission(completionHandler) { try await self.requestApplicationPermission(applicationPermission) }
+    }
+
+    /// Sends one request about `applicationPermission` (a convenience call: `.userInitiated`)
+    /// and returns the status the service answers.
+    @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
+    private func sendPermissionRequest(
+        _ applicationPermission: ApplicationPermissions,
+        _ call: @escaping @Sendable (any CloudService, WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus
+    ) async throws -> ApplicationPermissionStatus {
+        let permission = WireApplicationPermissions(rawValue: applicationPermission.rawValue)
+        let status = try await privateCloudDatabase.requestPath(qualityOfService: .userInitiated).send { service, context async throws(WireError) in
+            try await call(service, WireApplicationPermissionRequest(context: context, permission: permission))
+        }.get()
+        return ApplicationPermissionStatus(status)
+    }
+
+    /// Runs `body` in a task and hands its status to `handler`; on failure,
+    /// `.couldNotComplete` and the error.
+    @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
+    private func completePermission(
+        _ handler: @escaping @Sendable (ApplicationPermissionStatus, (any Error)?) -> Void,
+        _ body: @escaping @Sendable () async throws -> ApplicationPermissionStatus
+    ) {
         Task {
             do {
-                completionHandler(try await self.requestApplicationPermission(applicationPermission), nil)
+                handler(try await body(), nil)
             } catch {
-                completionHandler(.couldNotComplete, error)
+                handler(.couldNotComplete, error)
             }
         }
     }

@@ -43,30 +43,18 @@ import StratusWire
 public final class CKFetchNotificationChangesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedToken = Locked<CKServerChangeToken?>(nil)
-    private let storedResultsLimit = Locked(0)
-    private let storedMoreComing = Locked(false)
-
     /// Where to start: the token an earlier fetch handed to its completion block, or nil for
     /// every notification the server still keeps.
-    public var previousServerChangeToken: CKServerChangeToken? {
-        get { storedToken.value }
-        set { storedToken.value = newValue }
-    }
+    @_Locked public var previousServerChangeToken: CKServerChangeToken? = nil
 
     /// The most notifications the request returns. 0, the default, lets the server choose
     /// (Stratus's server returns up to 200); larger values are capped at that too, and values
     /// below 0 count as 0.
-    public var resultsLimit: Int {
-        get { storedResultsLimit.value }
-        set { storedResultsLimit.value = newValue }
-    }
+    @_Locked public var resultsLimit: Int = 0
 
     /// Whether more notifications wait after those reported: set before the completion block
     /// runs. When true, run another operation from the token the completion block received.
-    public var moreComing: Bool {
-        storedMoreComing.value
-    }
+    @_Locked public private(set) var moreComing = false
 
     /// Creates an operation that fetches every notification the server keeps.
     public override init() {
@@ -84,17 +72,11 @@ public final class CKFetchNotificationChangesOperation: CKOperation, @unchecked 
 
     /// Called once per notification added or marked read since the token, oldest change
     /// first, before the completion block.
-    public var notificationChangedBlock: ((CKNotification) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var notificationChangedBlock: ((CKNotification) -> Void)?
 
     /// Called once, last: the token to keep and nil, or nil and the error (such as
     /// `changeTokenExpired`). Check ``moreComing`` here.
-    public var fetchNotificationChangesCompletionBlock: ((CKServerChangeToken?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchNotificationChangesCompletionBlock: ((CKServerChangeToken?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -108,7 +90,7 @@ public final class CKFetchNotificationChangesOperation: CKOperation, @unchecked 
         case .success(let response):
             let notifications = response.notifications.map { CKNotification.make($0) }
             let token = CKServerChangeToken(bytes: Data(response.token))
-            storedMoreComing.value = response.moreComing
+            moreComing = response.moreComing
             deliver {
                 guard let changed = self.notificationChangedBlock else { return }
                 notifications.forEach(changed)

@@ -31,13 +31,8 @@ import StratusWire
 public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedNotificationIDs = Locked<[CKNotification.ID]?>(nil)
-
     /// The IDs of the notifications to mark read.
-    public var notificationIDs: [CKNotification.ID]? {
-        get { storedNotificationIDs.value }
-        set { storedNotificationIDs.value = newValue }
-    }
+    @_Locked public var notificationIDs: [CKNotification.ID]? = nil
 
     /// Creates an operation with no notifications to mark yet.
     public override init() {
@@ -54,10 +49,7 @@ public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sen
 
     /// Called once, last: the IDs now marked read, in the order given (each once), and nil;
     /// those IDs and a `partialFailure` when some IDs failed; or nil and the request's error.
-    public var markNotificationsReadCompletionBlock: (([CKNotification.ID]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var markNotificationsReadCompletionBlock: (([CKNotification.ID]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 

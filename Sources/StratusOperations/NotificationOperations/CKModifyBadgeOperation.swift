@@ -24,13 +24,8 @@ import StratusWire
 public final class CKModifyBadgeOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedBadgeValue = Locked(0)
-
     /// The badge count to set: 0, the default, clears the badge.
-    public var badgeValue: Int {
-        get { storedBadgeValue.value }
-        set { storedBadgeValue.value = newValue }
-    }
+    @_Locked public var badgeValue: Int = 0
 
     /// Creates an operation that clears the badge (sets it to 0).
     public override init() {
@@ -46,10 +41,7 @@ public final class CKModifyBadgeOperation: CKOperation, @unchecked Sendable {
     // MARK: - Completion
 
     /// Called once, last: nil when the badge was set, or the error.
-    public var modifyBadgeCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyBadgeCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 

@@ -27,6 +27,49 @@ extension CKDatabase {
         }
         return try result.get()
     }
+
+    /// Runs `operation`, an operation that saves and deletes items, as ``perform(_:_:)`` does,
+    /// and returns each item's outcome keyed by its ID, with the `partialFailure` the final
+    /// block reported, if any; only an error of the whole request is thrown.
+    ///
+    /// - Parameter connect: Sets the operation's per-save block to its second argument, its
+    ///   per-delete block to its third and its final block to its fourth.
+    func performModify<Operation: CKDatabaseOperation, ID: Hashable & Sendable, Value: Sendable>(
+        _ operation: Operation,
+        _ connect: (
+            Operation,
+            _ save: @escaping (ID, Result<Value, any Error>) -> Void,
+            _ delete: @escaping (ID, Result<Void, any Error>) -> Void,
+            _ final: @escaping (Result<Void, any Error>) -> Void
+        ) -> Void
+    ) async throws -> (saveResults: [ID: Result<Value, any Error>], deleteResults: [ID: Result<Void, any Error>], partialFailure: CKError?) {
+        try await perform(operation) { operation, resume in
+            var saveResults: [ID: Result<Value, any Error>] = [:]
+            var deleteResults: [ID: Result<Void, any Error>] = [:]
+            connect(operation, { saveResults[$0] = $1 }, { deleteResults[$0] = $1 }) { final in
+                switch final {
+                case .success: resume(.success((saveResults, deleteResults, nil)))
+                case .failure(let error) where error.isPartialFailure: resume(.success((saveResults, deleteResults, error as? CKError)))
+                case .failure(let error): resume(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Runs `operation`, an operation with one result per item, as ``perform(_:_:)`` does, and
+    /// returns each item's outcome keyed by its ID; only an error of the whole request is
+    /// thrown.
+    ///
+    /// - Parameter connect: Sets the operation's per-item block to its second argument and its
+    ///   final block to its third.
+    func performItems<Operation: CKDatabaseOperation, ID: Hashable & Sendable, Value: Sendable>(
+        _ operation: Operation,
+        _ connect: (Operation, _ item: @escaping (ID, Result<Value, any Error>) -> Void, _ final: @escaping (Result<Void, any Error>) -> Void) -> Void
+    ) async throws -> [ID: Result<Value, any Error>] {
+        let outcome: (saveResults: [ID: Result<Value, any Error>], deleteResults: [ID: Result<Void, any Error>], partialFailure: CKError?) =
+            try await performModify(operation) { operation, item, _, final in connect(operation, item, final) }
+        return outcome.saveResults
+    }
 }
 
 extension CKDatabase {

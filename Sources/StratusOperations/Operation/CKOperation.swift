@@ -33,7 +33,7 @@ import StratusWire
 ///   warning instead, but they cannot see your own queues.
 ///
 /// CloudKit document: *CKOperation*.
-public class CKOperation: Operation, @unchecked Sendable {
+public class CKOperation: _AsyncOperation, @unchecked Sendable {
     /// An operation's identifier.
     public typealias ID = String
 
@@ -41,39 +41,23 @@ public class CKOperation: Operation, @unchecked Sendable {
     public let operationID: ID = RandomUUID.string()
 
     let callbackQueue = DispatchQueue(label: "stratus.operation.callbacks")
-    private let stateLock = NSLock()
-    private var state = OperationState.initialized
-    /// The state a transition in progress moves to; it keeps a second caller from making the
-    /// same move while the first signals it.
-    private var pendingState: OperationState?
     private let storedConfiguration = Locked(Configuration())
-    private let storedGroup = Locked<CKOperationGroup?>(nil)
     private let userCompletionBlock = Locked<(@Sendable () -> Void)?>(nil)
-    private let resourceDeadline = Locked<Date?>(nil)
+    @_Locked private var resourceDeadline: Date? = nil
     /// Set when a Stratus queue took the operation, so a second `add(_:)` can be refused.
     package let isEnqueuedByStratus = Locked(false)
-    /// Every block of the operation and its subclass, each under its property's name; all are
-    /// released once the final block has returned.
-    let blocks = OperationBlocks()
-    /// The error of the condition that stopped the operation before it started, if one did.
-    package let conditionFailure = Locked<CKError?>(nil)
     /// Told from `start()` once the operation knows it will do its work: the operations
     /// toolkit (`StratusToolkit`, which this module cannot see) sets it when it attaches to
     /// the operation, to tell the operation's observers.
-    package let startObserver = Locked<(@Sendable (CKOperation) -> Void)?>(nil)
+    @_Locked package var startObserver: (@Sendable (CKOperation) -> Void)? = nil
     /// The queue that started the operation (`OperationQueue.current` in `start()`), where the
     /// operations it produces go when it was not added through the toolkit.
-    package var startingQueue: OperationQueue? { storedStartingQueue.value.queue }
-    private let storedStartingQueue = Locked(WeakQueue())
+    package var startingQueue: OperationQueue? { storedStartingQueue.queue }
+    @_Locked private var storedStartingQueue = WeakQueue()
 
     private struct WeakQueue {
         weak var queue: OperationQueue?
     }
-    /// The error the final block was given, set before the operation is finished: the
-    /// request's error from ``finish(with:_:)``, or the `partialFailure` an operation with
-    /// per-item results works out as it delivers them.
-    package let finishedError = Locked<CKError?>(nil)
-
     /// Creates an operation with a fresh configuration.
     public override init() {
         super.init()
@@ -90,19 +74,13 @@ public class CKOperation: Operation, @unchecked Sendable {
 
     /// The group the operation belongs to; its default configuration fills in what the
     /// operation's configuration does not set.
-    public var group: CKOperationGroup? {
-        get { storedGroup.value }
-        set { storedGroup.value = newValue }
-    }
+    @_Locked public var group: CKOperationGroup? = nil
 
     /// Called once, on the operation's queue before any other block, when an operation whose
     /// `configuration.isLongLived` is set starts: from then on
     /// `CKContainer.allLongLivedOperationIDs()` lists it until it finishes. Stratus keeps
     /// long-lived operations for the life of the process only.
-    public var longLivedOperationWasPersistedBlock: (() -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var longLivedOperationWasPersistedBlock: (() -> Void)?
 
     /// The configuration in effect: the operation's own values over its group's.
     var resolvedConfiguration: Configuration.Values {
@@ -128,105 +106,26 @@ public class CKOperation: Operation, @unchecked Sendable {
 
     /// The database the operation settled on when it started, so every request of one run
     /// goes to the same database and container, and a rate-limit hold it meets stays on them.
-    private let startedDatabase = Locked<CKDatabase?>(nil)
+    @_Locked private var startedDatabase: CKDatabase? = nil
 
     /// The database of this run: the one chosen at ``start()``.
     var runDatabase: CKDatabase {
-        startedDatabase.value ?? targetDatabase
+        startedDatabase ?? targetDatabase
     }
 
-    // MARK: - State
+    // MARK: - Starting
 
-    /// Always true: the operation finishes when its work does, not when `start()` returns.
-    public override var isAsynchronous: Bool { true }
+    /// Names the operation by its ID in the warning about a second start.
+    override package var startWarningName: String { "CKOperation \(operationID)" }
 
-    /// Whether the operation is running.
-    public override var isExecuting: Bool {
-        stateLock.withLock { state == .executing || state == .finishing }
-    }
-
-    /// Whether the operation is done and its final block has returned.
-    public override var isFinished: Bool {
-        stateLock.withLock { state == .finished }
-    }
-
-    /// Whether the operation may start: Foundation's answer, or, once every dependency has
-    /// finished, true.
-    ///
-    /// Foundation on Linux never makes an operation ready after `removeDependency(_:)` of a
-    /// dependency that has not finished (its count of unfinished dependencies is lowered only
-    /// for one that finished cancelled), so an operation freed from a dependency cycle would
-    /// wait forever. Stratus answers from the dependencies themselves as well.
-    public override var isReady: Bool {
-        super.isReady || dependencies.allSatisfy(\.isFinished)
-    }
-
-    /// Removes a dependency and tells the queue to look at the operation's readiness again.
-    public override func removeDependency(_ operation: Operation) {
-        super.removeDependency(operation)
-        willChangeValue(forKey: "isReady")
-        didChangeValue(forKey: "isReady")
-    }
-
-    /// Cancels the operation: it sends nothing more, and reports `operationCancelled` to
-    /// the items it has not reported yet.
-    ///
-    /// A cancelled operation does not wait for its dependencies (it finishes at once, as
-    /// Foundation's operations do), so the dependencies that have not finished are removed
-    /// first: Foundation on Linux crashes now and then when such a dependency finishes on
-    /// another queue after the cancelled operation has already finished and gone. After
-    /// `cancel()`, ``dependencies`` lists only the dependencies that had finished.
-    public override func cancel() {
-        // A finished operation stays as it finished (a late timeout must not mark it cancelled).
-        if isFinished { return }
-        // Cancelled first, so an operation the removal makes ready starts as cancelled.
-        cancelRequested.value = true
-        CancelledDependencies.release(self) { super.removeDependency($0) }
-        super.cancel()
-    }
-
-    /// Set by ``cancel()`` before Foundation's own flag, which it sets last.
-    private let cancelRequested = Locked(false)
-
-    /// Whether the operation was cancelled.
-    public override var isCancelled: Bool {
-        cancelRequested.value || super.isCancelled
-    }
-
-    /// Moves the state machine and tells Foundation, from this one place, with `isFinished`
-    /// signalled last.
-    @discardableResult
-    private func transition(to next: OperationState) -> Bool {
-        let claimed = stateLock.withLock {
-            guard pendingState == nil, state.canTransition(to: next) else { return false }
-            pendingState = next
-            return true
-        }
-        guard claimed else { return false }
-        let keys: [String] = switch next {
-        case .executing: ["isExecuting"]
-        case .finished: ["isFinished", "isExecuting"]
-        case .initialized, .finishing: []
-        }
-        keys.forEach { willChangeValue(forKey: $0) }
-        stateLock.withLock {
-            state = next
-            pendingState = nil
-        }
-        keys.reversed().forEach { didChangeValue(forKey: $0) }
-        return true
-    }
-
-    /// Starts the operation. Queues call this; call it yourself only for an operation in no queue.
-    public override func start() {
-        guard transition(to: .executing) else {
-            runtimeWarning("CKOperation \(operationID) was started twice; the second start is ignored")
-            return
-        }
+    /// Begins the operation's work once `start()` has made it executing: it settles on its
+    /// database, reports a cancellation or a failed condition to every item and its final
+    /// block, or sends its requests. `start()` calls it; do not call it yourself.
+    public override func main() {
         let database = targetDatabase
-        startedDatabase.value = database
+        startedDatabase = database
         if let timeout = resolvedConfiguration.effectiveResourceTimeout {
-            resourceDeadline.value = database.container.device.clock.now.addingTimeInterval(timeout)
+            resourceDeadline = database.container.device.clock.now.addingTimeInterval(timeout)
         }
         if isCancelled {
             let error = CKError(.operationCancelled, message: "the operation was cancelled before its request was sent")
@@ -237,12 +136,12 @@ public class CKOperation: Operation, @unchecked Sendable {
             finish(with: error) { self.reportFailure(error) }
             return
         }
-        storedStartingQueue.value = WeakQueue(queue: OperationQueue.current)
-        startObserver.value?(self)
+        storedStartingQueue = WeakQueue(queue: OperationQueue.current)
+        startObserver?(self)
         if resolvedConfiguration.isLongLived {
             LongLivedOperations.register(self)
             deliver {
-                let persisted: (() -> Void)? = self.blocks.get("longLivedOperationWasPersistedBlock")
+                let persisted = self.longLivedOperationWasPersistedBlock
                 persisted?()
             }
         }
@@ -288,16 +187,15 @@ public class CKOperation: Operation, @unchecked Sendable {
     /// `error` is the error the final block reports (nil for success); ``reportedErrors`` lists
     /// it once the operation is finished.
     func finish(with error: CKError?, _ body: @escaping () -> Void) {
-        guard transition(to: .finishing) else { return }
+        guard beginFinishing() else { return }
         finishedError.value = error
         let box = UncheckedBox(value: body)
         let queue = callbackQueue
         queue.async {
             box.value()
-            self.blocks.releaseAll()
             LongLivedOperations.remove(self)
             let afterFinishing = self.afterFinishing.exchange(nil)
-            self.transition(to: .finished)
+            self.endFinishing()
             // Run the hook from a block that does not hold the operation, so whoever it wakes
             // sees the operation already released by its queue and by this block.
             if let afterFinishing { queue.async(execute: afterFinishing) }
@@ -339,7 +237,7 @@ public class CKOperation: Operation, @unchecked Sendable {
         let configuration = resolvedConfiguration
         var path = database.requestPath(operationID: operationID, qualityOfService: WireQualityOfService(configuration.qualityOfService))
         path.timeout = configuration.effectiveRequestTimeout
-        path.deadline = resourceDeadline.value
+        path.deadline = resourceDeadline
         return await path.send(call)
     }
 }

@@ -29,41 +29,20 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
 
     // MARK: - Properties
 
-    private let storedQuery = Locked<CKQuery?>(nil)
-    private let storedCursor = Locked<Cursor?>(nil)
-    private let storedZoneID = Locked<CKRecordZone.ID?>(nil)
-    private let storedResultsLimit = Locked(CKQueryOperation.maximumResults)
-    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
-
     /// The query to run; ignored when ``cursor`` is set.
-    public var query: CKQuery? {
-        get { storedQuery.value }
-        set { storedQuery.value = newValue }
-    }
+    @_Locked public var query: CKQuery? = nil
 
     /// Where to continue an earlier query; it carries the query and zone.
-    public var cursor: Cursor? {
-        get { storedCursor.value }
-        set { storedCursor.value = newValue }
-    }
+    @_Locked public var cursor: Cursor? = nil
 
     /// The zone to search; nil searches every zone of the database. Ignored with a cursor.
-    public var zoneID: CKRecordZone.ID? {
-        get { storedZoneID.value }
-        set { storedZoneID.value = newValue }
-    }
+    @_Locked public var zoneID: CKRecordZone.ID? = nil
 
     /// The most records to return; ``maximumResults`` (0) lets the server choose.
-    public var resultsLimit: Int {
-        get { storedResultsLimit.value }
-        set { storedResultsLimit.value = newValue }
-    }
+    @_Locked public var resultsLimit: Int = CKQueryOperation.maximumResults
 
     /// The fields to fetch: nil for every field, an empty array for system fields only.
-    public var desiredKeys: [CKRecord.FieldKey]? {
-        get { storedDesiredKeys.value }
-        set { storedDesiredKeys.value = newValue }
-    }
+    @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
     /// Creates an operation with no query yet.
     public override init() {
@@ -85,32 +64,20 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Per-item callbacks
 
     /// Called once per matching record, in the query's order.
-    public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// The legacy per-record block; ignored when ``recordMatchedBlock`` is set.
     @available(*, deprecated, message: "Use recordMatchedBlock instead")
-    public var recordFetchedBlock: ((CKRecord) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordFetchedBlock: ((CKRecord) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last, with the cursor of the next page (nil when there is none) or the error.
-    public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``queryResultBlock`` is set.
     @available(*, deprecated, message: "Use queryResultBlock instead")
-    public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -161,12 +128,12 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     private func deliverResults(_ records: [CKRecord], cursor: Cursor?, failure: CKError?) {
         if let matched = recordMatchedBlock {
             for record in records { matched(record.recordID, .success(record)) }
-        } else if let legacy: (CKRecord) -> Void = blocks.get("recordFetchedBlock") {
+        } else if let legacy: (CKRecord) -> Void = blocks[\CKQueryOperation._recordFetchedBlock] {
             for record in records { legacy(record) }
         }
         if let final = queryResultBlock {
             final(failure.map { .failure($0) } ?? .success(cursor))
-        } else if let legacyFinal: (Cursor?, (any Error)?) -> Void = blocks.get("queryCompletionBlock") {
+        } else if let legacyFinal: (Cursor?, (any Error)?) -> Void = blocks[\CKQueryOperation._queryCompletionBlock] {
             legacyFinal(cursor, failure)
         }
     }

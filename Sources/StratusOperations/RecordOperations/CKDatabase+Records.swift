@@ -36,15 +36,9 @@ extension CKDatabase {
     public func records(for recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
         let operation = CKFetchRecordsOperation(recordIDs: recordIDs)
         operation.desiredKeys = desiredKeys
-        return try await perform(operation) { operation, resume in
-            var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-            operation.perRecordResultBlock = { recordID, result in results[recordID] = result }
-            operation.fetchRecordsResultBlock = { final in
-                switch final {
-                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
-                default: resume(.success(results))
-                }
-            }
+        return try await performItems(operation) { operation, item, final in
+            operation.perRecordResultBlock = item
+            operation.fetchRecordsResultBlock = final
         }
     }
 
@@ -154,18 +148,11 @@ extension CKDatabase {
         let operation = CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
         operation.savePolicy = savePolicy
         operation.isAtomic = atomically
-        return try await perform(operation) { operation, resume in
-            var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-            var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
-            operation.perRecordSaveBlock = { recordID, result in saveResults[recordID] = result }
-            operation.perRecordDeleteBlock = { recordID, result in deleteResults[recordID] = result }
-            operation.modifyRecordsResultBlock = { final in
-                switch final {
-                case .success: resume(.success(((saveResults, deleteResults), nil)))
-                case .failure(let error) where error.isPartialFailure: resume(.success(((saveResults, deleteResults), error as? CKError)))
-                case .failure(let error): resume(.failure(error))
-                }
-            }
+        let outcome = try await performModify(operation) { operation, save, delete, final in
+            operation.perRecordSaveBlock = save
+            operation.perRecordDeleteBlock = delete
+            operation.modifyRecordsResultBlock = final
         }
+        return ((outcome.saveResults, outcome.deleteResults), outcome.partialFailure)
     }
 }

@@ -26,20 +26,11 @@ import StratusWire
 public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedRecordIDs = Locked<[CKRecord.ID]?>(nil)
-    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
-
     /// The records to fetch.
-    public var recordIDs: [CKRecord.ID]? {
-        get { storedRecordIDs.value }
-        set { storedRecordIDs.value = newValue }
-    }
+    @_Locked public var recordIDs: [CKRecord.ID]? = nil
 
     /// The fields to fetch: nil for every field, an empty array for system fields only.
-    public var desiredKeys: [CKRecord.FieldKey]? {
-        get { storedDesiredKeys.value }
-        set { storedDesiredKeys.value = newValue }
-    }
+    @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
     /// Creates an operation with no records to fetch yet.
     public override init() {
@@ -61,40 +52,25 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
 
     /// Called at least once per record with its download progress, ending at exactly 1.0
     /// before the record's result; values in between come only for records with assets.
-    public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)?
 
     /// Called once per record with the record or why it could not be fetched.
-    public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// The legacy per-record block; ignored when ``perRecordResultBlock`` is set.
     @available(*, deprecated, message: "Use perRecordResultBlock instead")
-    public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-record failures.
-    public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the fetched records by ID; ignored when
     /// ``fetchRecordsResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchRecordsResultBlock instead")
-    public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -139,7 +115,7 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
     private func deliverResults(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)], failure: CKError?) {
         let progress = perRecordProgressBlock
         let perRecord = perRecordResultBlock
-        let legacyPerRecord: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? = blocks.get("perRecordCompletionBlock")
+        let legacyPerRecord: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? = blocks[\CKFetchRecordsOperation._perRecordCompletionBlock]
         for (recordID, result) in results {
             if case .success(let record) = result, let progress {
                 if record.hasAssets { progress(recordID, 0.5) }
@@ -154,14 +130,9 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
                 }
             }
         }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchRecordsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void = blocks.get("fetchRecordsCompletionBlock") {
-            let fetched = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            legacyFinal(failure == nil ? fetched : nil, error)
-        }
+        let report = ItemReport(results, failure: failure)
+        let legacyFinal = blocks[\CKFetchRecordsOperation._fetchRecordsCompletionBlock]
+        deliverFinal(report.finalError, to: fetchRecordsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(report.valuesByID, $0) } })
     }
 }
 
@@ -169,18 +140,5 @@ extension CKRecord {
     /// Whether any field holds an asset, which makes a transfer report progress in between.
     var hasAssets: Bool {
         wireSnapshot.fields.values.contains(where: \.holdsAsset)
-    }
-}
-
-extension CKError {
-    /// The `partialFailure` summing up the failed items of `results`, keyed by their IDs, or
-    /// nil when every item succeeded.
-    package static func partialFailure<ID: Hashable, Value>(of results: [(ID, Result<Value, any Error>)]) -> CKError? {
-        var errors: [AnyHashable: any Error] = [:]
-        for (id, result) in results {
-            if case .failure(let error) = result { errors[AnyHashable(id)] = error }
-        }
-        guard !errors.isEmpty else { return nil }
-        return CKError(.partialFailure, message: "\(errors.count) of \(results.count) items failed; see partialErrorsByItemID", extra: [CKPartialErrorsByItemIDKey: errors])
     }
 }

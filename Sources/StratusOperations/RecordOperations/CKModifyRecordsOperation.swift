@@ -24,17 +24,8 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     // MARK: - Properties
 
-    private let storedRecordsToSave = Locked<[CKRecord]?>(nil)
-    private let storedRecordIDsToDelete = Locked<[CKRecord.ID]?>(nil)
-    private let storedSavePolicy = Locked(RecordSavePolicy.ifServerRecordUnchanged)
-    private let storedClientChangeTokenData = Locked<Data?>(nil)
-    private let storedIsAtomic = Locked(true)
-
     /// The records to save; they are not changed by the save.
-    public var recordsToSave: [CKRecord]? {
-        get { storedRecordsToSave.value }
-        set { storedRecordsToSave.value = newValue }
-    }
+    @_Locked public var recordsToSave: [CKRecord]? = nil
 
     /// The records to delete, with the records their `deleteSelf` references tie to them.
     ///
@@ -42,16 +33,10 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     /// with `referenceViolation`. Delete the children in the same operation (in any order),
     /// before, or through a `deleteSelf` cascade. (This follows a report of iCloud's answer;
     /// Apple's documents say only that deleting a parent does not delete its children.)
-    public var recordIDsToDelete: [CKRecord.ID]? {
-        get { storedRecordIDsToDelete.value }
-        set { storedRecordIDsToDelete.value = newValue }
-    }
+    @_Locked public var recordIDsToDelete: [CKRecord.ID]? = nil
 
     /// How saves treat the server's copies: `.ifServerRecordUnchanged` unless set.
-    public var savePolicy: RecordSavePolicy {
-        get { storedSavePolicy.value }
-        set { storedSavePolicy.value = newValue }
-    }
+    @_Locked public var savePolicy: RecordSavePolicy = RecordSavePolicy.ifServerRecordUnchanged
 
     /// Opaque bytes the server keeps with each zone the operation changes, and echoes back in
     /// zone change fetches so you can tell whether your last write landed.
@@ -59,17 +44,11 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     /// A modify that carries the same bytes as this device's last applied modify in a zone is
     /// taken for a repeat of it and not applied again: its saves get the records as the server
     /// has them. A retry that means to apply its changes again sends fresh bytes.
-    public var clientChangeTokenData: Data? {
-        get { storedClientChangeTokenData.value }
-        set { storedClientChangeTokenData.value = newValue }
-    }
+    @_Locked public var clientChangeTokenData: Data? = nil
 
     /// Whether each zone that supports it applies its part of the batch all or nothing:
     /// true unless set.
-    public var isAtomic: Bool {
-        get { storedIsAtomic.value }
-        set { storedIsAtomic.value = newValue }
-    }
+    @_Locked public var isAtomic: Bool = true
 
     /// Creates an operation with nothing to save or delete yet.
     public override init() {
@@ -87,48 +66,30 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
 
     /// Called at least once per record saved with its upload progress, ending at exactly 1.0
     /// before the record's result; values in between come only for records with assets.
-    public var perRecordProgressBlock: ((CKRecord, Double) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordProgressBlock: ((CKRecord, Double) -> Void)?
 
     /// Called once per record to save: the saved record (a new object with the server's change
     /// tag) or why it was not saved.
-    public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// Called once per record to delete. Records deleted by a cascade are not reported.
-    public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)?
 
     /// The legacy per-record block, with the record you passed; ignored when
     /// ``perRecordSaveBlock`` is set.
     @available(*, deprecated, message: "Use perRecordSaveBlock instead")
-    public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats every failed item, keyed by the IDs you passed.
-    public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the saved records and deleted IDs; ignored when
     /// ``modifyRecordsResultBlock`` is set.
     @available(*, deprecated, message: "Use modifyRecordsResultBlock instead")
-    public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -171,7 +132,7 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     private func deliver(_ plan: ModifyRecordsPlan, failure: CKError?) {
         let progress = perRecordProgressBlock
         let perSave = perRecordSaveBlock
-        let legacyPerRecord: ((CKRecord, (any Error)?) -> Void)? = blocks.get("perRecordCompletionBlock")
+        let legacyPerRecord: ((CKRecord, (any Error)?) -> Void)? = blocks[\CKModifyRecordsOperation._perRecordCompletionBlock]
         for (record, (recordID, result)) in zip(plan.saves, plan.orderedSaveResults) {
             if case .success = result, let progress {
                 if record.hasAssets { progress(record, 0.5) }
@@ -186,16 +147,9 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
                 }
             }
         }
-        if let perDelete = perRecordDeleteBlock {
-            for (recordID, result) in plan.orderedDeleteResults { perDelete(recordID, result) }
-        }
-        let error = failure ?? plan.partialFailure
-        if let final = modifyRecordsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordsCompletionBlock") {
-            let saved = plan.orderedSaveResults.compactMap { try? $0.1.get() }
-            let deleted = plan.orderedDeleteResults.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
-            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
-        }
+        deliverEach(plan.orderedDeleteResults, to: perRecordDeleteBlock)
+        let results = ModifyReport(saves: plan.orderedSaveResults, deletes: plan.orderedDeleteResults, failure: failure)
+        let legacyFinal = blocks[\CKModifyRecordsOperation._modifyRecordsCompletionBlock]
+        deliverFinal(results.finalError, to: modifyRecordsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.saves.values, results.deletes.succeededIDs, $0) } })
     }
 }

@@ -105,7 +105,7 @@ struct ModifyRecordsPlan {
     /// The `partialFailure` summing up the failed items, keyed by the caller's IDs, or nil
     /// when every item succeeded.
     var partialFailure: CKError? {
-        CKError.partialFailure(of: orderedSaveResults.map { ($0.0, $0.1.map { _ in () }) } + orderedDeleteResults)
+        ModifyReport(saves: orderedSaveResults, deletes: orderedDeleteResults).finalError
     }
 }
 

@@ -31,13 +31,8 @@ import StratusWire
 public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedMetadatas = Locked<[CKShare.Metadata]?>(nil)
-
     /// The metadata of the shares to accept.
-    public var shareMetadatas: [CKShare.Metadata]? {
-        get { storedMetadatas.value }
-        set { storedMetadatas.value = newValue }
-    }
+    @_Locked public var shareMetadatas: [CKShare.Metadata]? = nil
 
     /// Creates an operation with no shares to accept yet.
     public override init() {
@@ -53,34 +48,22 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Per-item callbacks
 
     /// Called once per metadata, in order, with the accepted share or why it was not accepted.
-    public var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)?
 
     /// The legacy per-share block, with the accepted share or the error; ignored when
     /// ``perShareResultBlock`` is set.
     @available(*, deprecated, message: "Use perShareResultBlock instead")
-    public var perShareCompletionBlock: ((CKShare.Metadata, CKShare?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareCompletionBlock: ((CKShare.Metadata, CKShare?, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-share failures, keyed by share URL.
-    public var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``acceptSharesResultBlock`` is set.
     @available(*, deprecated, message: "Use acceptSharesResultBlock instead")
-    public var acceptSharesCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var acceptSharesCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -89,7 +72,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
         let urls = metadatas.map { $0.wireValue.share.shareInfo?.url }
         let sent = urls.compactMap { $0 }
         guard !sent.isEmpty else {
-            report(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }, failure: nil)
+            finish(reporting: ItemReport(zip(metadatas, urls).map { metadata, _ in (metadata, .failure(Self.noURL(metadata))) }), through: deliverResults)
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -110,14 +93,14 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
                     return .success(share)
                 })
             }
-            report(results, failure: nil)
+            finish(reporting: ItemReport(results), through: deliverResults)
         case .failure(let error):
-            report(metadatas.map { ($0, .failure(error)) }, failure: error)
+            finish(reporting: .failing(metadatas, with: error), through: deliverResults)
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((shareMetadatas ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(shareMetadatas ?? [], with: error))
     }
 
     /// The error for a metadata whose share has no URL, which the service cannot find.
@@ -127,31 +110,14 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
-    }
-
-    /// Calls the per-share blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(CKShare.Metadata, Result<CKShare, any Error>)], failure: CKError?) {
-        if let perItem = perShareResultBlock {
-            for (metadata, result) in results { perItem(metadata, result) }
-        } else if let legacy: (CKShare.Metadata, CKShare?, (any Error)?) -> Void = blocks.get("perShareCompletionBlock") {
-            for (metadata, result) in results {
-                switch result {
-                case .success(let share): legacy(metadata, share, nil)
-                case .failure(let error): legacy(metadata, nil, error)
-                }
-            }
-        }
-        let keyed = results.map { metadata, result -> (AnyHashable, Result<CKShare, any Error>) in
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<CKShare.Metadata, CKShare>) {
+        let legacy = blocks[\CKAcceptSharesOperation._perShareCompletionBlock]
+        deliverEach(results.items, to: perShareResultBlock, orLegacy: legacy.map { legacy in { metadata, result in legacy(metadata, try? result.get(), result.failure) } })
+        // Keyed by the shares' URLs, as CloudKit's header says, or by the share's record ID.
+        let keyed = results.items.map { metadata, result -> (AnyHashable, Result<CKShare, any Error>) in
             (metadata.share.url.map(AnyHashable.init) ?? AnyHashable(metadata.share.recordID), result)
         }
-        let error = failure ?? CKError.partialFailure(of: keyed)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = acceptSharesResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("acceptSharesCompletionBlock") {
-            legacyFinal(error)
-        }
+        deliverFinal(results.failure ?? CKError.partialFailure(of: keyed), to: acceptSharesResultBlock, orLegacy: blocks[\CKAcceptSharesOperation._acceptSharesCompletionBlock])
     }
 }

@@ -37,29 +37,16 @@ import StratusWire
 public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedURLs = Locked<[URL]?>(nil)
-    private let storedShouldFetchRootRecord = Locked(false)
-    private let storedRootRecordDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
-
     /// The share URLs to fetch metadata for.
-    public var shareURLs: [URL]? {
-        get { storedURLs.value }
-        set { storedURLs.value = newValue }
-    }
+    @_Locked public var shareURLs: [URL]? = nil
 
     /// Whether each metadata carries its share's root record in `rootRecord`; false by
     /// default. `hierarchicalRootRecordID` is there either way (nil for a zone-wide share).
-    public var shouldFetchRootRecord: Bool {
-        get { storedShouldFetchRootRecord.value }
-        set { storedShouldFetchRootRecord.value = newValue }
-    }
+    @_Locked public var shouldFetchRootRecord: Bool = false
 
     /// The root record's fields to fetch when ``shouldFetchRootRecord`` is set: nil (the
     /// default) for every field, an empty array for system fields only.
-    public var rootRecordDesiredKeys: [CKRecord.FieldKey]? {
-        get { storedRootRecordDesiredKeys.value }
-        set { storedRootRecordDesiredKeys.value = newValue }
-    }
+    @_Locked public var rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil
 
     /// Creates an operation with no URLs yet.
     public override init() {
@@ -75,88 +62,45 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
     // MARK: - Per-item callbacks
 
     /// Called once per URL, in order, with its metadata or why the user cannot have it.
-    public var perShareMetadataResultBlock: ((URL, Result<CKShare.Metadata, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareMetadataResultBlock: ((URL, Result<CKShare.Metadata, any Error>) -> Void)?
 
     /// The legacy per-URL block, with the metadata or the error; ignored when
     /// ``perShareMetadataResultBlock`` is set.
     @available(*, deprecated, message: "Use perShareMetadataResultBlock instead")
-    public var perShareMetadataBlock: ((URL, CKShare.Metadata?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareMetadataBlock: ((URL, CKShare.Metadata?, (any Error)?) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-URL failures, keyed by URL.
-    public var fetchShareMetadataResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareMetadataResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``fetchShareMetadataResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchShareMetadataResultBlock instead")
-    public var fetchShareMetadataCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareMetadataCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
     override func run() async {
         let urls = shareURLs ?? []
-        guard !urls.isEmpty else {
-            report([], failure: nil)
-            return
-        }
         let request = (urls: urls.map(\.absoluteString), root: shouldFetchRootRecord, keys: rootRecordDesiredKeys)
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
+        await lookUp(urls, { service, context async throws(WireError) in
             try await service.lookupShareMetadata(WireShareMetadataLookupRequest(
                 context: context, shareURLs: request.urls, shouldFetchRootRecord: request.root, rootRecordDesiredKeys: request.keys
-            ))
-        }
-        switch response {
-        case .success(let response):
-            let results = zip(urls, response.results).map { url, answer in
-                (url, answer.result.map { CKShare.Metadata(wire: $0) }.mapError { CKError($0) as any Error })
-            }
-            report(results, failure: nil)
-        case .failure(let error):
-            report(urls.map { ($0, .failure(error)) }, failure: error)
-        }
+            )).results
+        }, making: CKShare.Metadata.init(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((shareURLs ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(shareURLs ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
-    }
-
-    /// Calls the per-URL blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(URL, Result<CKShare.Metadata, any Error>)], failure: CKError?) {
-        if let perItem = perShareMetadataResultBlock {
-            for (url, result) in results { perItem(url, result) }
-        } else if let legacy: (URL, CKShare.Metadata?, (any Error)?) -> Void = blocks.get("perShareMetadataBlock") {
-            for (url, result) in results {
-                switch result {
-                case .success(let metadata): legacy(url, metadata, nil)
-                case .failure(let error): legacy(url, nil, error)
-                }
-            }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchShareMetadataResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("fetchShareMetadataCompletionBlock") {
-            legacyFinal(error)
-        }
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<URL, CKShare.Metadata>) {
+        let legacy = blocks[\CKFetchShareMetadataOperation._perShareMetadataBlock]
+        deliverEach(results.items, to: perShareMetadataResultBlock, orLegacy: legacy.map { legacy in { url, result in legacy(url, try? result.get(), result.failure) } })
+        deliverFinal(results.finalError, to: fetchShareMetadataResultBlock, orLegacy: blocks[\CKFetchShareMetadataOperation._fetchShareMetadataCompletionBlock])
     }
 }

@@ -31,13 +31,8 @@ import StratusWire
 public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedLookupInfos = Locked<[CKUserIdentity.LookupInfo]?>(nil)
-
     /// The people to make participants of.
-    public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? {
-        get { storedLookupInfos.value }
-        set { storedLookupInfos.value = newValue }
-    }
+    @_Locked public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? = nil
 
     /// Creates an operation with no one to look up yet.
     public override init() {
@@ -53,83 +48,43 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     // MARK: - Per-item callbacks
 
     /// Called once per lookup info, in order, with its participant or why it names no one.
-    public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)?
 
     /// The legacy per-participant block, called once per participant made, without the
     /// failures; ignored when ``perShareParticipantResultBlock`` is set.
     @available(*, deprecated, message: "Use perShareParticipantResultBlock instead, which surfaces per-share-participant errors")
-    public var shareParticipantFetchedBlock: ((CKShare.Participant) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var shareParticipantFetchedBlock: ((CKShare.Participant) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` whose
     /// `partialErrorsByItemID` repeats the per-item failures, keyed by lookup info.
-    public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``fetchShareParticipantsResultBlock`` is set.
     @available(*, deprecated, message: "Use fetchShareParticipantsResultBlock instead")
-    public var fetchShareParticipantsCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchShareParticipantsCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
     override func run() async {
         let lookupInfos = userIdentityLookupInfos ?? []
-        guard !lookupInfos.isEmpty else {
-            report([], failure: nil)
-            return
-        }
         let wireInfos = lookupInfos.map(\.wireValue)
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos))
-        }
-        switch response {
-        case .success(let response):
-            let results = zip(lookupInfos, response.results).map { info, answer in
-                (info, answer.result.map { CKShare.Participant(wire: $0) }.mapError { CKError($0) as any Error })
-            }
-            report(results, failure: nil)
-        case .failure(let error):
-            report(lookupInfos.map { ($0, .failure(error)) }, failure: error)
-        }
+        await lookUp(lookupInfos, { service, context async throws(WireError) in
+            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos)).results
+        }, making: CKShare.Participant.init(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((userIdentityLookupInfos ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(userIdentityLookupInfos ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
-    }
-
     /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
-    private func deliverResults(_ results: [(CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>)], failure: CKError?) {
-        if let perItem = perShareParticipantResultBlock {
-            for (info, result) in results { perItem(info, result) }
-        } else if let legacy: (CKShare.Participant) -> Void = blocks.get("shareParticipantFetchedBlock") {
-            for (_, result) in results {
-                if case .success(let participant) = result { legacy(participant) }
-            }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchShareParticipantsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("fetchShareParticipantsCompletionBlock") {
-            legacyFinal(error)
-        }
+    private func deliverResults(_ results: ItemReport<CKUserIdentity.LookupInfo, CKShare.Participant>) {
+        let legacy = blocks[\CKFetchShareParticipantsOperation._shareParticipantFetchedBlock]
+        deliverEach(results.items, to: perShareParticipantResultBlock, orLegacy: legacy.map { legacy in { _, result in if case .success(let participant) = result { legacy(participant) } } })
+        deliverFinal(results.finalError, to: fetchShareParticipantsResultBlock, orLegacy: blocks[\CKFetchShareParticipantsOperation._fetchShareParticipantsCompletionBlock])
     }
 }

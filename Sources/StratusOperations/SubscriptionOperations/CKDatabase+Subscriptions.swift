@@ -87,15 +87,9 @@ extension CKDatabase {
     ///   unknown ID), keyed by the IDs you passed.
     /// - Throws: Only when the whole request fails.
     public func subscriptions(for ids: [CKSubscription.ID]) async throws -> [CKSubscription.ID: Result<CKSubscription, any Error>] {
-        try await perform(CKFetchSubscriptionsOperation(subscriptionIDs: ids)) { operation, resume in
-            var results: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
-            operation.perSubscriptionResultBlock = { subscriptionID, result in results[subscriptionID] = result }
-            operation.fetchSubscriptionsResultBlock = { final in
-                switch final {
-                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
-                default: resume(.success(results))
-                }
-            }
+        try await performItems(CKFetchSubscriptionsOperation(subscriptionIDs: ids)) { operation, item, final in
+            operation.perSubscriptionResultBlock = item
+            operation.fetchSubscriptionsResultBlock = final
         }
     }
 
@@ -117,18 +111,12 @@ extension CKDatabase {
         deleting subscriptionIDsToDelete: [CKSubscription.ID]
     ) async throws -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
         let operation = CKModifySubscriptionsOperation(subscriptionsToSave: subscriptionsToSave, subscriptionIDsToDelete: subscriptionIDsToDelete)
-        return try await perform(operation) { operation, resume in
-            var saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
-            var deleteResults: [CKSubscription.ID: Result<Void, any Error>] = [:]
-            operation.perSubscriptionSaveBlock = { subscriptionID, result in saveResults[subscriptionID] = result }
-            operation.perSubscriptionDeleteBlock = { subscriptionID, result in deleteResults[subscriptionID] = result }
-            operation.modifySubscriptionsResultBlock = { final in
-                switch final {
-                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
-                default: resume(.success((saveResults, deleteResults)))
-                }
-            }
+        let outcome = try await performModify(operation) { operation, save, delete, final in
+            operation.perSubscriptionSaveBlock = save
+            operation.perSubscriptionDeleteBlock = delete
+            operation.modifySubscriptionsResultBlock = final
         }
+        return (outcome.saveResults, outcome.deleteResults)
     }
 
     /// Saves and deletes subscriptions in one request and passes the results to

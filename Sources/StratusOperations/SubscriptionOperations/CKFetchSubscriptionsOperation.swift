@@ -11,15 +11,11 @@ import StratusWire
 public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedSubscriptionIDs = Locked<[CKSubscription.ID]?>(nil)
-    private let fetchesAllSubscriptions = Locked(false)
+    @_Locked private var fetchesAllSubscriptions = false
 
     /// The subscriptions to fetch; nil for an operation made by
     /// ``fetchAllSubscriptionsOperation()``.
-    public var subscriptionIDs: [CKSubscription.ID]? {
-        get { storedSubscriptionIDs.value }
-        set { storedSubscriptionIDs.value = newValue }
-    }
+    @_Locked public var subscriptionIDs: [CKSubscription.ID]? = nil
 
     /// Creates an operation with no subscriptions to fetch yet.
     public override init() {
@@ -35,90 +31,58 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
     /// An operation that fetches every subscription the user has in the database.
     public class func fetchAllSubscriptionsOperation() -> Self {
         let operation = Self()
-        operation.fetchesAllSubscriptions.value = true
+        operation.fetchesAllSubscriptions = true
         return operation
     }
 
     // MARK: - Per-item callbacks
 
     /// Called once per subscription with the subscription or why it could not be fetched.
-    public var perSubscriptionResultBlock: ((_ subscriptionID: CKSubscription.ID, _ subscriptionResult: Result<CKSubscription, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionResultBlock: ((_ subscriptionID: CKSubscription.ID, _ subscriptionResult: Result<CKSubscription, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-subscription failures, keyed by subscription ID.
-    public var fetchSubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchSubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the subscriptions by ID; ignored when
     /// ``fetchSubscriptionsResultBlock`` is set. After a partial failure it gets the
     /// subscriptions that were fetched and a `partialFailure` keyed by subscription ID strings.
     @available(*, deprecated, message: "Use fetchSubscriptionsResultBlock instead")
-    public var fetchSubscriptionCompletionBlock: ((_ subscriptionsBySubscriptionID: [CKSubscription.ID: CKSubscription]?, _ operationError: (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var fetchSubscriptionCompletionBlock: ((_ subscriptionsBySubscriptionID: [CKSubscription.ID: CKSubscription]?, _ operationError: (any Error)?) -> Void)?
 
     // MARK: - Request
 
     override func run() async {
-        if fetchesAllSubscriptions.value {
+        if fetchesAllSubscriptions {
             let response = await send(to: runDatabase) { service, context async throws(WireError) in
                 try await service.listSubscriptions(context)
             }
             switch response {
             case .success(let response):
-                report(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }, failure: nil)
+                finish(reporting: ItemReport(response.subscriptions.map { ($0.subscriptionID, .success(CKSubscription.make(wire: $0))) }), through: deliverResults)
             case .failure(let error):
-                report([], failure: error)
+                finish(reporting: ItemReport([], failure: error), through: deliverResults)
             }
             return
         }
         let subscriptionIDs = subscriptionIDs ?? []
-        guard !subscriptionIDs.isEmpty else {
-            report([], failure: nil)
-            return
-        }
-        let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs))
-        }
-        switch response {
-        case .success(let response):
-            report(zip(subscriptionIDs, response.results).map { subscriptionID, answer in
-                (subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
-            }, failure: nil)
-        case .failure(let error):
-            report(subscriptionIDs.map { ($0, .failure(error)) }, failure: error)
-        }
+        await lookUp(subscriptionIDs, { service, context async throws(WireError) in
+            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs)).results
+        }, making: CKSubscription.make(wire:), through: deliverResults)
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults((subscriptionIDs ?? []).map { ($0, .failure(error)) }, failure: error)
+        deliverResults(.failing(subscriptionIDs ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
-        finish(with: failure) { self.deliverResults(results, failure: failure) }
-    }
-
-    private func deliverResults(_ results: [(CKSubscription.ID, Result<CKSubscription, any Error>)], failure: CKError?) {
-        if let perSubscription = perSubscriptionResultBlock {
-            for (subscriptionID, result) in results { perSubscription(subscriptionID, result) }
-        }
-        let error = failure ?? CKError.partialFailure(of: results)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = fetchSubscriptionsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void = blocks.get("fetchSubscriptionCompletionBlock") {
-            let subscriptions = Dictionary(results.compactMap { id, result in (try? result.get()).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            legacyFinal(failure == nil ? subscriptions : nil, error)
-        }
+    /// Calls the per-item blocks in order, then the final block. Runs on the callback queue.
+    private func deliverResults(_ results: ItemReport<CKSubscription.ID, CKSubscription>) {
+        deliverEach(results.items, to: perSubscriptionResultBlock)
+        let legacyFinal = blocks[\CKFetchSubscriptionsOperation._fetchSubscriptionCompletionBlock]
+        deliverFinal(results.finalError, to: fetchSubscriptionsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.valuesByID, $0) } })
     }
 }

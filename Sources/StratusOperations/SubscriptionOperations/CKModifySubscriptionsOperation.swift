@@ -13,20 +13,11 @@ import StratusWire
 public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedSubscriptionsToSave = Locked<[CKSubscription]?>(nil)
-    private let storedSubscriptionIDsToDelete = Locked<[CKSubscription.ID]?>(nil)
-
     /// The subscriptions to save.
-    public var subscriptionsToSave: [CKSubscription]? {
-        get { storedSubscriptionsToSave.value }
-        set { storedSubscriptionsToSave.value = newValue }
-    }
+    @_Locked public var subscriptionsToSave: [CKSubscription]? = nil
 
     /// The IDs of the subscriptions to delete.
-    public var subscriptionIDsToDelete: [CKSubscription.ID]? {
-        get { storedSubscriptionIDsToDelete.value }
-        set { storedSubscriptionIDsToDelete.value = newValue }
-    }
+    @_Locked public var subscriptionIDsToDelete: [CKSubscription.ID]? = nil
 
     /// Creates an operation with nothing to save or delete yet.
     public override init() {
@@ -44,33 +35,21 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
 
     /// Called once per subscription to save, with the subscription as the server keeps it, or
     /// why not.
-    public var perSubscriptionSaveBlock: ((_ subscriptionID: CKSubscription.ID, _ saveResult: Result<CKSubscription, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionSaveBlock: ((_ subscriptionID: CKSubscription.ID, _ saveResult: Result<CKSubscription, any Error>) -> Void)?
 
     /// Called once per subscription to delete.
-    public var perSubscriptionDeleteBlock: ((_ subscriptionID: CKSubscription.ID, _ deleteResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perSubscriptionDeleteBlock: ((_ subscriptionID: CKSubscription.ID, _ deleteResult: Result<Void, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-item failures, keyed by subscription ID.
-    public var modifySubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifySubscriptionsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the saved subscriptions and deleted IDs; ignored when
     /// ``modifySubscriptionsResultBlock`` is set.
     @available(*, deprecated, message: "Use modifySubscriptionsResultBlock instead")
-    public var modifySubscriptionsCompletionBlock: ((_ savedSubscriptions: [CKSubscription]?, _ deletedSubscriptionIDs: [CKSubscription.ID]?, _ operationError: (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifySubscriptionsCompletionBlock: ((_ savedSubscriptions: [CKSubscription]?, _ deletedSubscriptionIDs: [CKSubscription.ID]?, _ operationError: (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -78,16 +57,16 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
         let subscriptions = subscriptionsToSave ?? []
         let deletes = subscriptionIDsToDelete ?? []
         guard !subscriptions.isEmpty || !deletes.isEmpty else {
-            report([], [], failure: nil)
+            finish(reporting: ModifyReport(saves: [], deletes: []), through: deliverResults)
             return
         }
         // Refused on the client: a predicate outside CloudKit's subset. The rest are sent.
         let prepared = subscriptions.map { $0.wireValue() }
         let wireSaves = prepared.compactMap { try? $0.get() }
         guard !wireSaves.isEmpty || !deletes.isEmpty else {
-            report(zip(subscriptions, prepared).map { subscription, value in
+            finish(reporting: ModifyReport(saves: zip(subscriptions, prepared).map { subscription, value in
                 (subscription.subscriptionID, .failure(Self.clientError(value)))
-            }, [], failure: nil)
+            }, deletes: []), through: deliverResults)
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
@@ -103,11 +82,11 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
                 }
                 return (subscription.subscriptionID, answer.result.map { CKSubscription.make(wire: $0) }.mapError { CKError($0) as any Error })
             }
-            report(saves, zip(deletes, response.deleteResults).map { subscriptionID, answer in
+            finish(reporting: ModifyReport(saves: saves, deletes: zip(deletes, response.deleteResults).map { subscriptionID, answer in
                 (subscriptionID, answer.result.mapError { CKError($0) as any Error })
-            }, failure: nil)
+            }), through: deliverResults)
         case .failure(let error):
-            report(subscriptions.map { ($0.subscriptionID, .failure(error)) }, deletes.map { ($0, .failure(error)) }, failure: error)
+            finish(reporting: .failing(saving: subscriptions.map(\.subscriptionID), deleting: deletes, with: error), through: deliverResults)
         }
     }
 
@@ -117,42 +96,17 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults(
-            (subscriptionsToSave ?? []).map { ($0.subscriptionID, .failure(error)) },
-            (subscriptionIDsToDelete ?? []).map { ($0, .failure(error)) },
-            failure: error
-        )
+        deliverResults(.failing(saving: (subscriptionsToSave ?? []).map(\.subscriptionID), deleting: subscriptionIDsToDelete ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(
-        _ saves: [(CKSubscription.ID, Result<CKSubscription, any Error>)],
-        _ deletes: [(CKSubscription.ID, Result<Void, any Error>)],
-        failure: CKError?
-    ) {
-        finish(with: failure) { self.deliverResults(saves, deletes, failure: failure) }
-    }
-
-    private func deliverResults(
-        _ saves: [(CKSubscription.ID, Result<CKSubscription, any Error>)],
-        _ deletes: [(CKSubscription.ID, Result<Void, any Error>)],
-        failure: CKError?
-    ) {
-        if let perSave = perSubscriptionSaveBlock {
-            for (subscriptionID, result) in saves { perSave(subscriptionID, result) }
-        }
-        if let perDelete = perSubscriptionDeleteBlock {
-            for (subscriptionID, result) in deletes { perDelete(subscriptionID, result) }
-        }
-        let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = modifySubscriptionsResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void = blocks.get("modifySubscriptionsCompletionBlock") {
-            let saved = saves.compactMap { try? $0.1.get() }
-            let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
-            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
-        }
+    /// Calls the per-item blocks in order, saves first, then the final block. Runs on the
+    /// callback queue.
+    private func deliverResults(_ results: ModifyReport<CKSubscription.ID, CKSubscription>) {
+        deliverEach(results.saves.items, to: perSubscriptionSaveBlock)
+        deliverEach(results.deletes.items, to: perSubscriptionDeleteBlock)
+        let legacyFinal = blocks[\CKModifySubscriptionsOperation._modifySubscriptionsCompletionBlock]
+        deliverFinal(results.finalError, to: modifySubscriptionsResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.saves.values, results.deletes.succeededIDs, $0) } })
     }
 }

@@ -23,10 +23,7 @@ public final class CKDiscoverAllContactsOperation: CKOperation, @unchecked Senda
     }
 
     /// Called once, last, with the discovered users, or nil and the request's error.
-    public var discoverAllContactsCompletionBlock: (([CKDiscoveredUserInfo]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverAllContactsCompletionBlock: (([CKDiscoveredUserInfo]?, (any Error)?) -> Void)?
 
     override func run() async {
         let response = await send(to: runDatabase) { service, context async throws(WireError) in

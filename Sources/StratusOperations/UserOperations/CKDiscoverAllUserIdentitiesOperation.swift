@@ -31,25 +31,16 @@ public final class CKDiscoverAllUserIdentitiesOperation: CKOperation, @unchecked
     // MARK: - Per-item callback
 
     /// Called once per discovered user.
-    public var userIdentityDiscoveredBlock: ((CKUserIdentity) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var userIdentityDiscoveredBlock: ((CKUserIdentity) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success (whether or not anyone was found) or the request's error.
-    public var discoverAllUserIdentitiesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverAllUserIdentitiesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``discoverAllUserIdentitiesResultBlock`` is set.
     @available(*, deprecated, message: "Use discoverAllUserIdentitiesResultBlock instead")
-    public var discoverAllUserIdentitiesCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverAllUserIdentitiesCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -82,7 +73,7 @@ public final class CKDiscoverAllUserIdentitiesOperation: CKOperation, @unchecked
         }
         if let final = discoverAllUserIdentitiesResultBlock {
             final(failure.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("discoverAllUserIdentitiesCompletionBlock") {
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKDiscoverAllUserIdentitiesOperation._discoverAllUserIdentitiesCompletionBlock] {
             legacyFinal(failure)
         }
     }

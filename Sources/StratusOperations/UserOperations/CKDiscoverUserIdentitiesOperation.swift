@@ -24,13 +24,8 @@ import StratusWire
 public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedLookupInfos = Locked<[CKUserIdentity.LookupInfo]>([])
-
     /// The users to look up.
-    public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo] {
-        get { storedLookupInfos.value }
-        set { storedLookupInfos.value = newValue }
-    }
+    @_Locked public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo] = []
 
     /// Creates an operation with no users to look up yet.
     public override init() {
@@ -46,25 +41,16 @@ public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Se
     // MARK: - Per-item callback
 
     /// Called once per user found, with the lookup info that found it.
-    public var userIdentityDiscoveredBlock: ((CKUserIdentity, CKUserIdentity.LookupInfo) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var userIdentityDiscoveredBlock: ((CKUserIdentity, CKUserIdentity.LookupInfo) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success (whether or not anyone was found) or the request's error.
-    public var discoverUserIdentitiesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverUserIdentitiesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block; ignored when ``discoverUserIdentitiesResultBlock`` is set.
     @available(*, deprecated, message: "Use discoverUserIdentitiesResultBlock instead")
-    public var discoverUserIdentitiesCompletionBlock: (((any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverUserIdentitiesCompletionBlock: (((any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -106,7 +92,7 @@ public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Se
         }
         if let final = discoverUserIdentitiesResultBlock {
             final(failure.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ((any Error)?) -> Void = blocks.get("discoverUserIdentitiesCompletionBlock") {
+        } else if let legacyFinal: ((any Error)?) -> Void = blocks[\CKDiscoverUserIdentitiesOperation._discoverUserIdentitiesCompletionBlock] {
             legacyFinal(failure)
         }
     }

@@ -18,20 +18,11 @@ import StratusWire
 /// CloudKit document: *CKDiscoverUserInfosOperation* (iOS 8–9 SDK).
 @available(*, deprecated, message: "Replaced by CKDiscoverUserIdentitiesOperation")
 public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendable {
-    private let storedEmailAddresses = Locked<[String]?>(nil)
-    private let storedUserRecordIDs = Locked<[CKRecord.ID]?>(nil)
-
     /// The email addresses to look up.
-    public var emailAddresses: [String]? {
-        get { storedEmailAddresses.value }
-        set { storedEmailAddresses.value = newValue }
-    }
+    @_Locked public var emailAddresses: [String]? = nil
 
     /// The user record IDs to look up.
-    public var userRecordIDs: [CKRecord.ID]? {
-        get { storedUserRecordIDs.value }
-        set { storedUserRecordIDs.value = newValue }
-    }
+    @_Locked public var userRecordIDs: [CKRecord.ID]? = nil
 
     /// Creates an operation with nothing to look up yet.
     public override init() {
@@ -47,10 +38,7 @@ public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendabl
 
     /// Called once, last, with the users found by email address and by user record ID, or
     /// nil, nil and the request's error.
-    public var discoverUserInfosCompletionBlock: (([String: CKDiscoveredUserInfo]?, [CKRecord.ID: CKDiscoveredUserInfo]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var discoverUserInfosCompletionBlock: (([String: CKDiscoveredUserInfo]?, [CKRecord.ID: CKDiscoveredUserInfo]?, (any Error)?) -> Void)?
 
     override func run() async {
         let emails = emailAddresses ?? []

@@ -83,15 +83,9 @@ extension CKDatabase {
     /// - Returns: Each zone, or why it could not be fetched, keyed by the IDs you passed.
     /// - Throws: Only when the whole request fails.
     public func recordZones(for zoneIDs: [CKRecordZone.ID]) async throws -> [CKRecordZone.ID: Result<CKRecordZone, any Error>] {
-        try await perform(CKFetchRecordZonesOperation(recordZoneIDs: zoneIDs)) { operation, resume in
-            var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-            operation.perRecordZoneResultBlock = { zoneID, result in results[zoneID] = result }
-            operation.fetchRecordZonesResultBlock = { final in
-                switch final {
-                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
-                default: resume(.success(results))
-                }
-            }
+        try await performItems(CKFetchRecordZonesOperation(recordZoneIDs: zoneIDs)) { operation, item, final in
+            operation.perRecordZoneResultBlock = item
+            operation.fetchRecordZonesResultBlock = final
         }
     }
 
@@ -113,18 +107,12 @@ extension CKDatabase {
         deleting recordZoneIDsToDelete: [CKRecordZone.ID]
     ) async throws -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
         let operation = CKModifyRecordZonesOperation(recordZonesToSave: recordZonesToSave, recordZoneIDsToDelete: recordZoneIDsToDelete)
-        return try await perform(operation) { operation, resume in
-            var saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-            var deleteResults: [CKRecordZone.ID: Result<Void, any Error>] = [:]
-            operation.perRecordZoneSaveBlock = { zoneID, result in saveResults[zoneID] = result }
-            operation.perRecordZoneDeleteBlock = { zoneID, result in deleteResults[zoneID] = result }
-            operation.modifyRecordZonesResultBlock = { final in
-                switch final {
-                case .failure(let error) where !error.isPartialFailure: resume(.failure(error))
-                default: resume(.success((saveResults, deleteResults)))
-                }
-            }
+        let outcome = try await performModify(operation) { operation, save, delete, final in
+            operation.perRecordZoneSaveBlock = save
+            operation.perRecordZoneDeleteBlock = delete
+            operation.modifyRecordZonesResultBlock = final
         }
+        return (outcome.saveResults, outcome.deleteResults)
     }
 
     /// Creates and deletes zones in one request and passes the results to `completionHandler`.

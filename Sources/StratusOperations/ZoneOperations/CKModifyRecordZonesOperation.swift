@@ -10,20 +10,11 @@ import StratusWire
 public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     // MARK: - Properties
 
-    private let storedZonesToSave = Locked<[CKRecordZone]?>(nil)
-    private let storedZoneIDsToDelete = Locked<[CKRecordZone.ID]?>(nil)
-
     /// The zones to create.
-    public var recordZonesToSave: [CKRecordZone]? {
-        get { storedZonesToSave.value }
-        set { storedZonesToSave.value = newValue }
-    }
+    @_Locked public var recordZonesToSave: [CKRecordZone]? = nil
 
     /// The zones to delete, with their records.
-    public var recordZoneIDsToDelete: [CKRecordZone.ID]? {
-        get { storedZoneIDsToDelete.value }
-        set { storedZoneIDsToDelete.value = newValue }
-    }
+    @_Locked public var recordZoneIDsToDelete: [CKRecordZone.ID]? = nil
 
     /// Creates an operation with nothing to save or delete yet.
     public override init() {
@@ -40,33 +31,21 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
     // MARK: - Per-item callbacks
 
     /// Called once per zone to save with the zone as the server has it, or why not.
-    public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
 
     /// Called once per zone to delete.
-    public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)?
 
     // MARK: - Completion
 
     /// Called once, last: success, the request's error, or a `partialFailure` repeating the
     /// per-zone failures.
-    public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
 
     /// The legacy final block, with the saved zones and deleted IDs; ignored when
     /// ``modifyRecordZonesResultBlock`` is set.
     @available(*, deprecated, message: "Use modifyRecordZonesResultBlock instead")
-    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
 
     // MARK: - Request
 
@@ -74,7 +53,7 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         let zones = recordZonesToSave ?? []
         let deletes = recordZoneIDsToDelete ?? []
         guard !zones.isEmpty || !deletes.isEmpty else {
-            report([], [], failure: nil)
+            finish(reporting: ModifyReport(saves: [], deletes: []), through: deliverResults)
             return
         }
         let wireZones = zones.map(\.wireValue)
@@ -84,57 +63,31 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
         }
         switch response {
         case .success(let response):
-            report(
-                zip(zones, response.saveResults).map { zone, answer in
+            finish(reporting: ModifyReport(
+                saves: zip(zones, response.saveResults).map { zone, answer in
                     (zone.zoneID, answer.result.map { CKRecordZone(wire: $0) }.mapError { CKError($0) as any Error })
                 },
-                zip(deletes, response.deleteResults).map { zoneID, answer in
+                deletes: zip(deletes, response.deleteResults).map { zoneID, answer in
                     (zoneID, answer.result.mapError { CKError($0) as any Error })
-                },
-                failure: nil
-            )
+                }
+            ), through: deliverResults)
         case .failure(let error):
-            report(zones.map { ($0.zoneID, .failure(error)) }, deletes.map { ($0, .failure(error)) }, failure: error)
+            finish(reporting: .failing(saving: zones.map(\.zoneID), deleting: deletes, with: error), through: deliverResults)
         }
     }
 
     override func reportFailure(_ error: CKError) {
-        deliverResults(
-            (recordZonesToSave ?? []).map { ($0.zoneID, .failure(error)) },
-            (recordZoneIDsToDelete ?? []).map { ($0, .failure(error)) },
-            failure: error
-        )
+        deliverResults(.failing(saving: (recordZonesToSave ?? []).map(\.zoneID), deleting: recordZoneIDsToDelete ?? [], with: error))
     }
 
     // MARK: - Result mapping
 
-    private func report(
-        _ saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)],
-        _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
-        failure: CKError?
-    ) {
-        finish(with: failure) { self.deliverResults(saves, deletes, failure: failure) }
-    }
-
-    private func deliverResults(
-        _ saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)],
-        _ deletes: [(CKRecordZone.ID, Result<Void, any Error>)],
-        failure: CKError?
-    ) {
-        if let perSave = perRecordZoneSaveBlock {
-            for (zoneID, result) in saves { perSave(zoneID, result) }
-        }
-        if let perDelete = perRecordZoneDeleteBlock {
-            for (zoneID, result) in deletes { perDelete(zoneID, result) }
-        }
-        let error = failure ?? CKError.partialFailure(of: saves.map { ($0.0, $0.1.map { _ in () }) } + deletes)
-        finishedError.value = error   // what `reportedErrors` gives the toolkit
-        if let final = modifyRecordZonesResultBlock {
-            final(error.map { .failure($0) } ?? .success(()))
-        } else if let legacyFinal: ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void = blocks.get("modifyRecordZonesCompletionBlock") {
-            let saved = saves.compactMap { try? $0.1.get() }
-            let deleted = deletes.compactMap { entry in (try? entry.1.get()).map { _ in entry.0 } }
-            legacyFinal(failure == nil ? saved : nil, failure == nil ? deleted : nil, error)
-        }
+    /// Calls the per-item blocks in order, saves first, then the final block. Runs on the
+    /// callback queue.
+    private func deliverResults(_ results: ModifyReport<CKRecordZone.ID, CKRecordZone>) {
+        deliverEach(results.saves.items, to: perRecordZoneSaveBlock)
+        deliverEach(results.deletes.items, to: perRecordZoneDeleteBlock)
+        let legacyFinal = blocks[\CKModifyRecordZonesOperation._modifyRecordZonesCompletionBlock]
+        deliverFinal(results.finalError, to: modifyRecordZonesResultBlock, orLegacy: legacyFinal.map { legacy in { legacy(results.saves.values, results.deletes.succeededIDs, $0) } })
     }
 }

@@ -24,9 +24,6 @@ import StratusOperations
 ///
 /// CloudKit document: *CKError.Code.limitExceeded*.
 public final class BatchModifyOperation: ModifyRecipeOperation, @unchecked Sendable {
-    private let storedSplitting: Locked<BatchSplitting>
-    private let storedRetry: Locked<RetryPolicy?>
-
     /// Creates the operation.
     ///
     /// - Parameters:
@@ -44,22 +41,16 @@ public final class BatchModifyOperation: ModifyRecipeOperation, @unchecked Senda
         splitting: BatchSplitting = BatchSplitting(),
         retry: RetryPolicy? = nil
     ) {
-        storedSplitting = Locked(splitting)
-        storedRetry = Locked(retry)
+        _splitting = _Locked(wrappedValue: splitting)
+        _retry = _Locked(wrappedValue: retry)
         super.init(database: database, recordsToSave: recordsToSave, recordIDsToDelete: recordIDsToDelete)
     }
 
     /// The limits requests are split at, and whether atomic batches may be split.
-    public var splitting: BatchSplitting {
-        get { storedSplitting.value }
-        set { storedSplitting.value = newValue }
-    }
+    @_Locked public var splitting: BatchSplitting
 
     /// How each request's transient failures are retried; nil (unless set) retries none.
-    public var retry: RetryPolicy? {
-        get { storedRetry.value }
-        set { storedRetry.value = newValue }
-    }
+    @_Locked public var retry: RetryPolicy?
 
     override func recipeOptions() -> ModifyRecipeOptions {
         var options = super.recipeOptions()

@@ -33,7 +33,7 @@ extension CKDatabase {
         atomically: Bool = true,
         splitting: BatchSplitting = BatchSplitting(),
         retry: RetryPolicy? = nil
-    ) async throws -> ModifyResults {
+    ) async throws -> ModifyReport {
         var options = ModifyRecipeOptions()
         options.savePolicy = savePolicy
         options.isAtomic = atomically

@@ -7,7 +7,7 @@ import StratusOperations
 extension CKDatabase {
     /// The results of a modify recipe: each item's outcome, keyed by the IDs you passed, as
     /// `modifyRecords(saving:deleting:savePolicy:atomically:)` returns them.
-    public typealias ModifyResults = (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+    public typealias ModifyReport = (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
 
     /// Saves and deletes records, retrying transient failures under `policy`.
     ///
@@ -38,7 +38,7 @@ extension CKDatabase {
         savePolicy: CKRecordSavePolicy = .ifServerRecordUnchanged,
         atomically: Bool = true,
         policy: RetryPolicy = RetryPolicy()
-    ) async throws -> ModifyResults {
+    ) async throws -> ModifyReport {
         var options = ModifyRecipeOptions()
         options.savePolicy = savePolicy
         options.isAtomic = atomically
@@ -79,7 +79,7 @@ extension CKDatabase {
 
     /// Runs the modify engine as a convenience call: throws when every item failed with one
     /// request error, returns every item's result otherwise.
-    func runModifyRecipe(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], options: ModifyRecipeOptions) async throws -> ModifyResults {
+    func runModifyRecipe(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], options: ModifyRecipeOptions) async throws -> ModifyReport {
         var options = options
         options.appliesConvenienceSettings = true
         var run = ModifyRecipeRun(database: self, saving: saves, deleting: deletes, options: options)

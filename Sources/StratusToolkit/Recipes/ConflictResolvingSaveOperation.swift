@@ -21,10 +21,6 @@ import StratusOperations
 ///
 /// CloudKit document: *CKError.Code.serverRecordChanged*.
 public final class ConflictResolvingSaveOperation: ModifyRecipeOperation, @unchecked Sendable {
-    private let storedMerge: Locked<RecordConflictMerge>
-    private let storedMaximumAttempts: Locked<Int>
-    private let storedRetry: Locked<RetryPolicy?>
-
     /// Creates the operation.
     ///
     /// - Parameters:
@@ -40,31 +36,22 @@ public final class ConflictResolvingSaveOperation: ModifyRecipeOperation, @unche
         retry: RetryPolicy? = nil,
         merge: @escaping RecordConflictMerge = RecordMerge.default
     ) {
-        storedMerge = Locked(merge)
-        storedMaximumAttempts = Locked(maximumAttempts)
-        storedRetry = Locked(retry)
+        _merge = _Locked(wrappedValue: merge)
+        _maximumAttempts = _Locked(wrappedValue: maximumAttempts)
+        _retry = _Locked(wrappedValue: retry)
         super.init(database: database, recordsToSave: recordsToSave, recordIDsToDelete: [])
     }
 
     /// The merge of a conflict: ``RecordMerge/default`` unless set. Released (reset to the
     /// default) once the operation finishes.
-    public var merge: RecordConflictMerge {
-        get { storedMerge.value }
-        set { storedMerge.value = newValue }
-    }
+    @_Locked public var merge: RecordConflictMerge
 
     /// Requests in all, the first included: 5 unless set, or the retry policy's attempts when
     /// that is more. Values below 1 count as 1.
-    public var maximumAttempts: Int {
-        get { storedMaximumAttempts.value }
-        set { storedMaximumAttempts.value = newValue }
-    }
+    @_Locked public var maximumAttempts: Int
 
     /// How transient failures are retried; nil (unless set) retries none.
-    public var retry: RetryPolicy? {
-        get { storedRetry.value }
-        set { storedRetry.value = newValue }
-    }
+    @_Locked public var retry: RetryPolicy?
 
     override func releaseClosures() {
         super.releaseClosures()

@@ -14,60 +14,35 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
     /// The database the recipe saves to and deletes from.
     public let database: CKDatabase
 
-    private let storedRecordsToSave: Locked<[CKRecord]>
-    private let storedRecordIDsToDelete: Locked<[CKRecord.ID]>
-    private let storedSavePolicy = Locked(CKRecordSavePolicy.ifServerRecordUnchanged)
-    private let storedIsAtomic = Locked(true)
-    private let storedClientChangeTokenData = Locked<Data?>(nil)
-    private let storedMakeOperation = Locked<ModifyOperationFactory>(ModifyAttempt.plainOperation)
-
     init(database: CKDatabase, recordsToSave: [CKRecord], recordIDsToDelete: [CKRecord.ID]) {
         self.database = database
-        storedRecordsToSave = Locked(recordsToSave)
-        storedRecordIDsToDelete = Locked(recordIDsToDelete)
+        _recordsToSave = _Locked(wrappedValue: recordsToSave)
+        _recordIDsToDelete = _Locked(wrappedValue: recordIDsToDelete)
         super.init()
     }
 
     // MARK: - Settings
 
     /// The records to save; they are not changed.
-    public var recordsToSave: [CKRecord] {
-        get { storedRecordsToSave.value }
-        set { storedRecordsToSave.value = newValue }
-    }
+    @_Locked public var recordsToSave: [CKRecord]
 
     /// The records to delete.
-    public var recordIDsToDelete: [CKRecord.ID] {
-        get { storedRecordIDsToDelete.value }
-        set { storedRecordIDsToDelete.value = newValue }
-    }
+    @_Locked public var recordIDsToDelete: [CKRecord.ID]
 
     /// How saves treat the server's copies: `.ifServerRecordUnchanged` unless set.
-    public var savePolicy: CKRecordSavePolicy {
-        get { storedSavePolicy.value }
-        set { storedSavePolicy.value = newValue }
-    }
+    @_Locked public var savePolicy: CKRecordSavePolicy = CKRecordSavePolicy.ifServerRecordUnchanged
 
     /// Whether each atomic zone applies its part of a request all or nothing: true unless set.
-    public var isAtomic: Bool {
-        get { storedIsAtomic.value }
-        set { storedIsAtomic.value = newValue }
-    }
+    @_Locked public var isAtomic: Bool = true
 
     /// The `clientChangeTokenData` of the first request; nil sends fresh bytes. Every retry of
     /// items sends fresh bytes, so the server applies it rather than answering it as a repeat.
-    public var clientChangeTokenData: Data? {
-        get { storedClientChangeTokenData.value }
-        set { storedClientChangeTokenData.value = newValue }
-    }
+    @_Locked public var clientChangeTokenData: Data? = nil
 
     /// Builds each request's `CKModifyRecordsOperation` from the items it sends (see
     /// ``ModifyOperationFactory``): a plain operation unless set. Released (reset to a plain
     /// operation) once the recipe finishes.
-    public var makeOperation: ModifyOperationFactory {
-        get { storedMakeOperation.value }
-        set { storedMakeOperation.value = newValue }
-    }
+    @_Locked public var makeOperation: ModifyOperationFactory = ModifyAttempt.plainOperation
 
     override func releaseClosures() {
         makeOperation = ModifyAttempt.plainOperation
@@ -77,23 +52,14 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
 
     /// Called once per record to save, in the order given: the saved record, or why it was not
     /// saved in the end.
-    public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// Called once per record to delete, in the order given.
-    public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)?
 
     /// Called once, last: success; the error of the request when every item failed with it;
     /// or a `partialFailure` whose `partialErrorsByItemID` holds every failed item.
-    public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
 
     // MARK: - Running
 
@@ -119,14 +85,8 @@ public class ModifyRecipeOperation: RecipeOperation, @unchecked Sendable {
     }
 
     private func deliver(_ outcome: ModifyRecipeOutcome) {
-        if let perSave = perRecordSaveBlock {
-            for (recordID, result) in outcome.saves { perSave(recordID, result) }
-        }
-        if let perDelete = perRecordDeleteBlock {
-            for (recordID, result) in outcome.deletes { perDelete(recordID, result) }
-        }
-        let result: Result<Void, any Error> = outcome.failure.map { .failure($0) } ?? .success(())
-        noteFinalResult(result)
-        modifyRecordsResultBlock?(result)
+        deliverEach(outcome.saves, to: perRecordSaveBlock)
+        deliverEach(outcome.deletes, to: perRecordDeleteBlock)
+        deliverFinal(outcome.failure, to: modifyRecordsResultBlock)
     }
 }

@@ -289,15 +289,10 @@ struct ModifyRecipeRun {
     /// retry-after among them, or the policy's backoff. False when cancelled.
     private mutating func wait(after attempt: Int, for errors: [CKError], retrying pending: ModifyBatch, policy: RetryPolicy) async -> Bool {
         retriesSoFar += 1
-        guard let loudest = errors.max(by: { ($0.retryAfterSeconds ?? -1) < ($1.retryAfterSeconds ?? -1) }) else { return !Task.isCancelled }
-        let recordIDs = pending.recordIDs
-        if let accountError = errors.first(where: policy.waitsForAccountChange) {
-            let event = RetryEvent(attempt: attempt, error: accountError, wait: .accountChange, recordIDs: recordIDs)
-            return await RecipeWait.accountChange(of: database.container) { policy.onRetry?(event) }
-        }
-        let seconds = CloudRecipeLimits.wait(loudest.retryAfterSeconds ?? policy.backoff(beforeRetry: retriesSoFar, using: &generator))
-        let event = RetryEvent(attempt: attempt, error: loudest, wait: .seconds(seconds), recordIDs: recordIDs)
-        return await RecipeWait.seconds(seconds, on: database.container.device.clock) { policy.onRetry?(event) }
+        return await RecipeWait.beforeRetry(
+            after: errors, attempt: attempt, retry: retriesSoFar, recordIDs: pending.recordIDs,
+            policy: policy, generator: &generator, in: database.container
+        )
     }
 
     private static func mayHaveLanded(_ error: CKError) -> Bool {
@@ -326,7 +321,7 @@ struct ModifyRecipeRun {
         if itemsFailedByRequests == saves.count + deletes.count, requestErrors.count == 1, let only = requestErrors.first {
             failure = only
         } else {
-            failure = CKError.partialFailure(of: saveList.map { ($0.0, $0.1.map { _ in () }) } + deleteList)
+            failure = ModifyReport(saves: saveList, deletes: deleteList).finalError
         }
         return ModifyRecipeOutcome(saves: saveList, deletes: deleteList, failure: failure)
     }

@@ -26,11 +26,6 @@ public final class QueryAllOperation: RecipeOperation, @unchecked Sendable {
     /// The query.
     public let query: CKQuery
 
-    private let storedZoneID = Locked<CKRecordZone.ID?>(nil)
-    private let storedDesiredKeys = Locked<[CKRecord.FieldKey]?>(nil)
-    private let storedResultsLimit = Locked(CKQueryOperation.maximumResults)
-    private let storedRetry: Locked<RetryPolicy?>
-
     /// Creates the operation.
     ///
     /// - Parameters:
@@ -40,47 +35,29 @@ public final class QueryAllOperation: RecipeOperation, @unchecked Sendable {
     public init(database: CKDatabase, query: CKQuery, retry: RetryPolicy? = nil) {
         self.database = database
         self.query = query
-        storedRetry = Locked(retry)
+        _retry = _Locked(wrappedValue: retry)
         super.init()
     }
 
     /// The zone to search; nil (unless set) searches every zone. Cursors stay in the zone of
     /// the first page.
-    public var zoneID: CKRecordZone.ID? {
-        get { storedZoneID.value }
-        set { storedZoneID.value = newValue }
-    }
+    @_Locked public var zoneID: CKRecordZone.ID? = nil
 
     /// The fields to fetch, for every page: nil (unless set) for all, empty for system fields only.
-    public var desiredKeys: [CKRecord.FieldKey]? {
-        get { storedDesiredKeys.value }
-        set { storedDesiredKeys.value = newValue }
-    }
+    @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
     /// The most records per page, for every page: `CKQueryOperation.maximumResults` (the
     /// server chooses) unless set.
-    public var resultsLimit: Int {
-        get { storedResultsLimit.value }
-        set { storedResultsLimit.value = newValue }
-    }
+    @_Locked public var resultsLimit: Int = CKQueryOperation.maximumResults
 
     /// How a page's transient failures are retried; nil (unless set) retries none.
-    public var retry: RetryPolicy? {
-        get { storedRetry.value }
-        set { storedRetry.value = newValue }
-    }
+    @_Locked public var retry: RetryPolicy?
 
     /// Called once per matching record, in the query's order, page after page.
-    public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
 
     /// Called once, last: success once the last page came, or the error that ended the query.
-    public var queryResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var queryResultBlock: ((Result<Void, any Error>) -> Void)?
 
     override func execute() async {
         let run = QueryAllRun(
@@ -89,13 +66,10 @@ public final class QueryAllOperation: RecipeOperation, @unchecked Sendable {
         )
         let matched = recordMatchedBlock
         let failure = await run.run { recordID, result in matched?(recordID, result) }
-        let result: Result<Void, any Error> = failure.map { .failure($0) } ?? .success(())
-        noteFinalResult(result)
-        queryResultBlock?(result)
+        deliverFinal(failure, to: queryResultBlock)
     }
 
     override func reportFailure(_ error: CKError) {
-        noteFinalResult(.failure(error))
-        queryResultBlock?(.failure(error))
+        deliverFinal(error, to: queryResultBlock)
     }
 }

@@ -41,15 +41,7 @@ struct QueryAllRun {
             case .failure(let error):
                 guard let retry, retry.retries(error), attempt < retry.attemptLimit else { return error }
                 retries += 1
-                let waited: Bool
-                if retry.waitsForAccountChange(error) {
-                    let event = RetryEvent(attempt: attempt, error: error, wait: .accountChange, recordIDs: [])
-                    waited = await RecipeWait.accountChange(of: database.container) { retry.onRetry?(event) }
-                } else {
-                    let seconds = CloudRecipeLimits.wait(error.retryAfterSeconds ?? retry.backoff(beforeRetry: retries, using: &generator))
-                    let event = RetryEvent(attempt: attempt, error: error, wait: .seconds(seconds), recordIDs: [])
-                    waited = await RecipeWait.seconds(seconds, on: database.container.device.clock) { retry.onRetry?(event) }
-                }
+                let waited = await RecipeWait.beforeRetry(after: [error], attempt: attempt, retry: retries, policy: retry, generator: &generator, in: database.container)
                 if !waited { return CKError(.operationCancelled, message: "the query was cancelled while it waited to retry a page") }
             }
         }

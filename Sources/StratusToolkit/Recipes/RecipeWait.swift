@@ -7,6 +7,31 @@ import Synchronization
 /// The two waits of the recipes: time on the device's clock, and `.CKAccountChanged` for one
 /// container. Both end early, returning false, when the waiting task is cancelled.
 enum RecipeWait {
+    /// Waits before a retry after `errors`, which `policy` retries: until the account changes
+    /// when one of them asks for that, or else for the largest retry-after among them, or the
+    /// policy's backoff before retry number `retry`; tells `policy.onRetry` once the wait has
+    /// begun.
+    ///
+    /// - Returns: false when the task was cancelled first.
+    static func beforeRetry(
+        after errors: [CKError],
+        attempt: Int,
+        retry: Int,
+        recordIDs: [CKRecord.ID] = [],
+        policy: RetryPolicy,
+        generator: inout RetryJitterGenerator,
+        in container: CKContainer
+    ) async -> Bool {
+        guard let loudest = errors.max(by: { ($0.retryAfterSeconds ?? -1) < ($1.retryAfterSeconds ?? -1) }) else { return !Task.isCancelled }
+        if let accountError = errors.first(where: policy.waitsForAccountChange) {
+            let event = RetryEvent(attempt: attempt, error: accountError, wait: .accountChange, recordIDs: recordIDs)
+            return await accountChange(of: container) { policy.onRetry?(event) }
+        }
+        let seconds = CloudRecipeLimits.wait(loudest.retryAfterSeconds ?? policy.backoff(beforeRetry: retry, using: &generator))
+        let event = RetryEvent(attempt: attempt, error: loudest, wait: .seconds(seconds), recordIDs: recordIDs)
+        return await self.seconds(seconds, on: container.device.clock) { policy.onRetry?(event) }
+    }
+
     /// Waits `seconds` on `clock`, calling `announce` once the timer is set.
     ///
     /// - Returns: false when the task was cancelled before the time had passed.

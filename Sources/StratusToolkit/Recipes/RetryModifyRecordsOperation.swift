@@ -20,8 +20,6 @@ import StratusOperations
 ///
 /// CloudKit document: *CKError.retryAfterSeconds*.
 public final class RetryModifyRecordsOperation: ModifyRecipeOperation, @unchecked Sendable {
-    private let storedPolicy: Locked<RetryPolicy>
-
     /// Creates the operation.
     ///
     /// - Parameters:
@@ -30,15 +28,12 @@ public final class RetryModifyRecordsOperation: ModifyRecipeOperation, @unchecke
     ///   - recordIDsToDelete: The records to delete.
     ///   - policy: Which failures are retried, how often and after which waits.
     public init(database: CKDatabase, recordsToSave: [CKRecord] = [], recordIDsToDelete: [CKRecord.ID] = [], policy: RetryPolicy = RetryPolicy()) {
-        storedPolicy = Locked(policy)
+        _policy = _Locked(wrappedValue: policy)
         super.init(database: database, recordsToSave: recordsToSave, recordIDsToDelete: recordIDsToDelete)
     }
 
     /// Which failures are retried, how often, and after which waits.
-    public var policy: RetryPolicy {
-        get { storedPolicy.value }
-        set { storedPolicy.value = newValue }
-    }
+    @_Locked public var policy: RetryPolicy
 
     override func recipeOptions() -> ModifyRecipeOptions {
         var options = super.recipeOptions()

@@ -34,7 +34,6 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     /// Which failures are retried, how often, and after which waits.
     public let policy: RetryPolicy
     private let makeOperation: Locked<(@Sendable (_ attempt: Int) -> CKDatabaseOperation)?>
-    private let storedAttempts = Locked(0)
 
     /// Creates the operation.
     ///
@@ -51,13 +50,10 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     }
 
     /// How many attempts ran; final once the operation finished.
-    public var attempts: Int { storedAttempts.value }
+    @_Locked public private(set) var attempts = 0
 
     /// Called once, last: the final result of the last attempt, or `operationCancelled`.
-    public var retryResultBlock: ((Result<Void, any Error>) -> Void)? {
-        get { blocks.get() }
-        set { blocks.set(newValue) }
-    }
+    @_OperationBlock public var retryResultBlock: ((Result<Void, any Error>) -> Void)?
 
     override func execute() async {
         guard let makeOperation = makeOperation.value else {
@@ -66,9 +62,8 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
         }
         let run = RetryRun(database: database, policy: policy, makeOperation: makeOperation, appliesConvenienceSettings: false)
         let (result, attempts) = await run.run()
-        storedAttempts.value = attempts
-        noteFinalResult(result)
-        retryResultBlock?(result)
+        self.attempts = attempts
+        deliverFinal(result, to: retryResultBlock)
     }
 
     override func releaseClosures() {
@@ -76,8 +71,7 @@ public final class RetryOperation: RecipeOperation, @unchecked Sendable {
     }
 
     override func reportFailure(_ error: CKError) {
-        noteFinalResult(.failure(error))
-        retryResultBlock?(.failure(error))
+        deliverFinal(error, to: retryResultBlock)
     }
 }
 

@@ -25,15 +25,7 @@ struct RetryRun {
             guard case .failure(let failure) = result, let error = failure as? CKError,
                   policy.retries(error), attempt < policy.attemptLimit
             else { return (result, attempt) }
-            let waited: Bool
-            if policy.waitsForAccountChange(error) {
-                let event = RetryEvent(attempt: attempt, error: error, wait: .accountChange, recordIDs: [])
-                waited = await RecipeWait.accountChange(of: database.container) { policy.onRetry?(event) }
-            } else {
-                let seconds = CloudRecipeLimits.wait(error.retryAfterSeconds ?? policy.backoff(beforeRetry: attempt, using: &generator))
-                let event = RetryEvent(attempt: attempt, error: error, wait: .seconds(seconds), recordIDs: [])
-                waited = await RecipeWait.seconds(seconds, on: database.container.device.clock) { policy.onRetry?(event) }
-            }
+            let waited = await RecipeWait.beforeRetry(after: [error], attempt: attempt, retry: attempt, policy: policy, generator: &generator, in: database.container)
             if !waited {
                 return (.failure(CKError(.operationCancelled, message: "the retry was cancelled while it waited after attempt \(attempt)")), attempt)
             }

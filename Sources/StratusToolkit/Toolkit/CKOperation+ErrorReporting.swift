@@ -11,10 +11,7 @@ extension CKOperation: OperationErrorReporting, StartReporting {
     ///
     /// - SeeAlso: ``OperationErrorReporting/conditionDidFail(with:)``
     public func conditionDidFail(with error: any Error) {
-        let reported = CKError.reporting(conditionFailure: error)
-        conditionFailure.withValue { stored in
-            if stored == nil { stored = reported }
-        }
+        noteConditionFailure(error)
     }
 
     /// The error the final block reported, once the operation has finished: a whole-operation
@@ -22,20 +19,6 @@ extension CKOperation: OperationErrorReporting, StartReporting {
     ///
     /// - SeeAlso: ``OperationErrorReporting/reportedErrors``
     public var reportedErrors: [any Error] {
-        guard isFinished, let error = finishedError.value else { return [] }
-        return [error]
-    }
-}
-
-extension CKError {
-    /// The error an operation stopped by a condition reports: a `CKError` as it is; any other
-    /// error inside a `CKError` with code `operationCancelled` that names the failure and
-    /// carries the error under `NSUnderlyingErrorKey`.
-    static func reporting(conditionFailure error: any Error) -> CKError {
-        (error as? CKError) ?? CKError(
-            .operationCancelled,
-            message: "the operation did not run: \(error)",
-            extra: [NSUnderlyingErrorKey: error]
-        )
+        errorsReportedOnFinish
     }
 }

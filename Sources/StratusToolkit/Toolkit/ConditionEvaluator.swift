@@ -19,7 +19,7 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
     private let target: Locked<Operation?>
     private let conditions: [any OperationCondition]
     private let attachment: OperationAttachment
-    private let lifecycle = AsyncLifecycle()
+    private let lifecycle = OperationLifecycle()
 
     init(for operation: Operation, conditions: [any OperationCondition], attachment: OperationAttachment) {
         target = Locked(operation)
@@ -134,7 +134,7 @@ final class ConditionEvaluator: Operation, @unchecked Sendable {
     }
 
     private func finishEvaluation() {
-        lifecycle.transition(self, to: .finished)
+        lifecycle.finish(self)
         // Foundation on Linux does not recount an operation's unfinished dependencies after
         // one that has not finished is removed (a refused operation drops its dependencies),
         // so it may never see the operation become ready; Stratus's operations answer from

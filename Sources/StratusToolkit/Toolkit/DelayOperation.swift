@@ -20,7 +20,7 @@ import StratusWire
 ///
 /// An interval of zero or less, or a date already passed, finishes at once. A condition that
 /// fails makes it finish at once, with the condition's error in ``reportedErrors``.
-public final class DelayOperation: Operation, OperationErrorReporting, StartReporting, @unchecked Sendable {
+public final class DelayOperation: _AsyncOperation, OperationErrorReporting, StartReporting, @unchecked Sendable {
     private enum Wait {
         case interval(TimeInterval)
         case date(Date)
@@ -29,8 +29,7 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
     private let wait: Wait
     /// The clock the wait is measured on.
     public let clock: any CloudClock
-    private let lifecycle = AsyncLifecycle()
-    private let timer = Locked<ClockTimer?>(nil)
+    @_Locked private var timer: ClockTimer? = nil
     private let failure = Locked<(any Error)?>(nil)
 
     /// Creates an operation that waits `interval` seconds from its start.
@@ -57,51 +56,22 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
         super.init()
     }
 
-    // MARK: - State
-
-    /// Always true: the operation finishes when the clock says so.
-    public override var isAsynchronous: Bool { true }
-    /// Whether the operation is waiting.
-    public override var isExecuting: Bool { lifecycle.isExecuting }
-    /// Whether the wait is over.
-    public override var isFinished: Bool { lifecycle.isFinished }
-    /// Whether the operation was cancelled.
-    public override var isCancelled: Bool { lifecycle.isCancelRequested || super.isCancelled }
-
-    /// Foundation's answer, or true once every dependency has finished (see
-    /// `CKOperation.isReady`: Foundation on Linux forgets to recount after `removeDependency`).
-    public override var isReady: Bool {
-        super.isReady || dependencies.allSatisfy(\.isFinished)
-    }
-
-    /// Removes a dependency and tells the queue to look at the operation's readiness again.
-    public override func removeDependency(_ operation: Operation) {
-        super.removeDependency(operation)
-        willChangeValue(forKey: "isReady")
-        didChangeValue(forKey: "isReady")
-    }
+    // MARK: - Running
 
     /// Stops waiting: a waiting operation finishes at once; one that has not started finishes
     /// as soon as its queue starts it, without waiting for its dependencies (which it drops,
     /// as `CKOperation.cancel()` does).
     public override func cancel() {
-        guard lifecycle.requestCancel() else { return }
-        CancelledDependencies.release(self) { super.removeDependency($0) }
         super.cancel()
-        if lifecycle.isExecuting {
-            timer.value?.cancel()
-            lifecycle.transition(self, to: .finished)
-        }
+        guard isCancelled, isExecuting else { return }
+        timer?.cancel()
+        finish()
     }
 
-    /// Starts waiting. Queues call this.
-    public override func start() {
-        guard lifecycle.transition(self, to: .executing) else {
-            Toolkit.warn("DelayOperation was started twice; the second start is ignored")
-            return
-        }
+    /// Starts waiting once `start()` has made the operation executing. `start()` calls it.
+    public override func main() {
         guard !isCancelled, failure.value == nil else {
-            lifecycle.transition(self, to: .finished)
+            finish()
             return
         }
         // The deadline is fixed before observers hear the start, so a clock they move at once
@@ -112,18 +82,17 @@ public final class DelayOperation: Operation, OperationErrorReporting, StartRepo
         }
         OperationAttachment.operationDidStart(self)
         guard deadline > clock.now else {
-            lifecycle.transition(self, to: .finished)
+            finish()
             return
         }
-        timer.value = clock.schedule(at: deadline) { [weak self] in
-            guard let self else { return }
-            self.lifecycle.transition(self, to: .finished)
+        timer = clock.schedule(at: deadline) { [weak self] in
+            self?.finish()
         }
         // A cancel that came while the timer was being set found no timer to stop, and a clock
         // that passed the deadline meanwhile would run the timer only at its next move.
         if isCancelled || clock.now >= deadline {
-            timer.value?.cancel()
-            lifecycle.transition(self, to: .finished)
+            timer?.cancel()
+            finish()
         }
     }
 

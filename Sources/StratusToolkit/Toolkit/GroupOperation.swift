@@ -46,7 +46,7 @@ import StratusWire
 ///   If its children need a mutual-exclusivity category, keep it off queues with a small
 ///   `maxConcurrentOperationCount` where an operation of that category may wait behind it
 ///   (see ``MutuallyExclusive``).
-open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @unchecked Sendable {
+open class GroupOperation: _AsyncOperation, OperationErrorReporting, StartReporting, @unchecked Sendable {
     private struct Child {
         let operation: Operation
         let conditions: [any OperationCondition]
@@ -73,7 +73,6 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
     }
 
     private let state = Locked(State())
-    private let lifecycle = AsyncLifecycle()
     private let childQueue = GroupQueue()
     private let scopeID = RandomUUID.string()
 
@@ -177,7 +176,7 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
             state.live[ObjectIdentifier(operation)] = nil
             return Self.claimFinish(&state)
         }
-        if finishNow { lifecycle.transition(self, to: .finished) }
+        if finishNow { finish() }
     }
 
     /// Whether the group may finish now; claims the finish if so, so it happens once.
@@ -247,36 +246,10 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
         })
     }
 
-    // MARK: - State
+    // MARK: - Running
 
-    /// Always true: the group finishes when its children do.
-    public override var isAsynchronous: Bool { true }
-    /// Whether the group is running.
-    public override var isExecuting: Bool { lifecycle.isExecuting }
-    /// Whether the group and all its children have finished.
-    public override var isFinished: Bool { lifecycle.isFinished }
-    /// Whether the group was cancelled.
-    public override var isCancelled: Bool { lifecycle.isCancelRequested || super.isCancelled }
-
-    /// Foundation's answer, or true once every dependency has finished (see
-    /// `CKOperation.isReady`: Foundation on Linux forgets to recount after `removeDependency`).
-    public override var isReady: Bool {
-        super.isReady || dependencies.allSatisfy(\.isFinished)
-    }
-
-    /// Removes a dependency and tells the queue to look at the group's readiness again.
-    public override func removeDependency(_ operation: Operation) {
-        super.removeDependency(operation)
-        willChangeValue(forKey: "isReady")
-        didChangeValue(forKey: "isReady")
-    }
-
-    /// Starts the children. Queues call this.
-    public override func start() {
-        guard lifecycle.transition(self, to: .executing) else {
-            Toolkit.warn("GroupOperation was started twice; the second start is ignored")
-            return
-        }
+    /// Starts the children once `start()` has made the group executing. `start()` calls it.
+    public override func main() {
         let stopped = isCancelled || state.withValue { $0.conditionError != nil }
         if !stopped { OperationAttachment.operationDidStart(self) }
         // The children stay listed as buffered until each is on the queue, so whoever looks at
@@ -296,7 +269,7 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
             state.flushing = false
             return Self.claimFinish(&state)
         }
-        if finishNow { lifecycle.transition(self, to: .finished) }
+        if finishNow { finish() }
     }
 
     /// Cancels the group and every child; a child added from now on is cancelled as it is
@@ -311,15 +284,14 @@ open class GroupOperation: Operation, OperationErrorReporting, StartReporting, @
     ///
     /// Like `CKOperation.cancel()`, it drops the group's dependencies that have not finished.
     public override func cancel() {
-        guard lifecycle.requestCancel() else { return }
-        // The group's own flag first, under the lock that adds children, so a child is either
-        // among those cancelled here or sees the flag when it is added.
+        super.cancel()
+        guard isCancelled else { return }
+        // The group's own flag under the lock that adds children, so a child is either among
+        // those cancelled here or sees the flag when it is added.
         let children = state.withValue { state in
             state.cancelled = true
             return Array(state.live.values) + state.buffered.map(\.operation)
         }
-        CancelledDependencies.release(self) { super.removeDependency($0) }
-        super.cancel()
         let running = children.filter(\.isExecuting)
         children.filter { !$0.isExecuting }.forEach(Toolkit.cancel)
         running.forEach(Toolkit.cancel)

@@ -142,7 +142,7 @@ final class OperationAttachment: @unchecked Sendable {
             registry.entries[key] = attachment
             // A CloudKit operation reports its start from its own module, which cannot see
             // this one: it calls back.
-            (operation as? CKOperation)?.startObserver.value = { [weak attachment] started in attachment?.reportStart(of: started) }
+            (operation as? CKOperation)?.startObserver = { [weak attachment] started in attachment?.reportStart(of: started) }
             return true
         }
     }
