@@ -93,6 +93,44 @@ struct JSONField<Root, Value>: Sendable {
         }
     }
 
+    /// A list under `key`, written and read element by element by `write` and `read`.
+    private static func list(
+        _ key: String, _ property: KeyPath<Root, Value> & Sendable,
+        write: @escaping @Sendable (Value, inout any UnkeyedEncodingContainer) throws -> Void,
+        read: @escaping @Sendable (inout any UnkeyedDecodingContainer) throws -> Value
+    ) -> Self {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            var list: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: key)
+            try write(root[keyPath: property], &list)
+        } read: { container, key, _ in
+            var list: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: key)
+            return try read(&list)
+        }
+    }
+
+    /// Per-item results as CKWS lists them under `key` (``JSONItems``): each item's value or
+    /// error, with its ID beside.
+    static func results<ID, Item>(
+        _ key: String, _ property: KeyPath<Root, [WireItemResult<ID, Item>]> & Sendable, id: JSONItemCoder<ID>, value: JSONItemCoder<Item>
+    ) -> Self where Value == [WireItemResult<ID, Item>] {
+        list(key, property) { results, list in
+            try JSONItems.encode(results, into: &list, id: id.encode, value: value.encode)
+        } read: { list in
+            try JSONItems.decode(from: &list, id: id.decode, value: value.decode)
+        }
+    }
+
+    /// String IDs as CKWS lists them in a lookup: `{key: [{idKey: …}, …]}`.
+    static func ids(_ key: String, as idKey: String, _ property: KeyPath<Root, [String]> & Sendable) -> Self where Value == [String] {
+        list(key, property) { ids, list in
+            for id in ids { try JSONItems.encodeString(idKey)(id, list.superEncoder()) }
+        } read: { list in
+            var ids: [String] = []
+            while !list.isAtEnd { ids.append(try JSONItems.decodeString(idKey)(try list.superDecoder())) }
+            return ids
+        }
+    }
+
     /// A request's ``WireRequestContext``: not written (it travels beside the body), read
     /// from the decoder (``WireJSON/decode(_:from:context:)``).
     static func context(_ property: KeyPath<Root, WireRequestContext> & Sendable) -> Self where Value == WireRequestContext {
@@ -141,3 +179,28 @@ struct JSONDictionary<Root, each Value>: Sendable {
         return make(repeat try (each fields).read(container, (each fields).key, decoder))
     }
 }
+
+/// How one part of a per-item result (its ID, or its value) is written into the item's
+/// dictionary and read back (``JSONItems``).
+struct JSONItemCoder<Value>: Sendable {
+    let encode: @Sendable (Value, any Encoder) throws -> Void
+    let decode: @Sendable (any Decoder) throws -> Value
+}
+
+extension JSONItemCoder where Value == String {
+    /// A string ID under `key`, such as `subscriptionID`.
+    static func string(_ key: String) -> Self {
+        JSONItemCoder(encode: JSONItems.encodeString(key), decode: JSONItems.decodeString(key))
+    }
+}
+
+extension JSONItemCoder where Value == WireZoneID {
+    /// A zone's ID: `zoneID`.
+    static var zoneID: Self { JSONItemCoder(encode: JSONItems.encodeZoneID, decode: JSONItems.decodeZoneID) }
+}
+
+extension JSONItemCoder where Value: Codable & Sendable {
+    /// A `Codable` value's own dictionary.
+    static var value: Self { JSONItemCoder(encode: JSONItems.encodeValue, decode: JSONItems.decodeValue) }
+}
+

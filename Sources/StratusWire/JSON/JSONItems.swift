@@ -39,20 +39,6 @@ enum JSONItems {
         return results
     }
 
-    /// Writes string IDs as CKWS lists them in a lookup: `{listKey: [{idKey: …}, …]}`.
-    static func encodeIDs(_ ids: [String], under listKey: String, as idKey: String, to encoder: any Encoder) throws {
-        var list = JSONKey.list(under: listKey, of: encoder)
-        for id in ids { try encodeString(idKey)(id, list.superEncoder()) }
-    }
-
-    /// Reads what ``encodeIDs(_:under:as:to:)`` wrote.
-    static func decodeIDs(under listKey: String, as idKey: String, from decoder: any Decoder) throws -> [String] {
-        var list = try JSONKey.list(under: listKey, of: decoder)
-        var ids: [String] = []
-        while !list.isAtEnd { ids.append(try decodeString(idKey)(try list.superDecoder())) }
-        return ids
-    }
-
     // MARK: - ID keys
 
     /// A record's ID: `recordName` and `zoneID`.
@@ -77,7 +63,7 @@ enum JSONItems {
     }
 
     /// A string ID under `key`, such as `subscriptionID`.
-    static func encodeString(_ key: String) -> (String, any Encoder) throws -> Void {
+    static func encodeString(_ key: String) -> @Sendable (String, any Encoder) throws -> Void {
         { id, encoder in
             var container = encoder.container(keyedBy: JSONKey.self)
             try container.encode(id, forKey: JSONKey(key))
@@ -85,7 +71,7 @@ enum JSONItems {
     }
 
     /// Reads ``encodeString(_:)``.
-    static func decodeString(_ key: String) -> (any Decoder) throws -> String {
+    static func decodeString(_ key: String) -> @Sendable (any Decoder) throws -> String {
         { decoder in try decoder.container(keyedBy: JSONKey.self).decode(String.self, forKey: JSONKey(key)) }
     }
 

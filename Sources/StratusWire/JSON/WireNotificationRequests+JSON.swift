@@ -31,13 +31,10 @@ extension WireNotificationChangesResponse: Codable {
 /// Marking notifications read (a Stratus extension), in the style of CKWS's lookups:
 /// `{"notifications": [{"notificationID": …}…]}`. The request's context is not in the body.
 extension WireMarkNotificationsReadRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONItems.encodeIDs(notificationIDs, under: "notifications", as: "notificationID", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .ids("notifications", as: "notificationID", \.notificationIDs))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), notificationIDs: try JSONItems.decodeIDs(under: "notifications", as: "notificationID", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to ``WireMarkNotificationsReadRequest`` (a Stratus extension):

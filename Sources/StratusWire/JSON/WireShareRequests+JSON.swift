@@ -3,13 +3,10 @@ import Foundation
 /// Share participants for lookup infos, a Stratus extension shaped like CloudKit Web Services'
 /// `users/discover`: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
 extension WireShareParticipantsLookupRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(lookupInfos, under: "lookupInfos", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .required("lookupInfos", \.lookupInfos))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), lookupInfos: try JSONKey.decode([WireUserLookupInfo].self, under: "lookupInfos", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to a share participants lookup, a Stratus extension in CKWS's per-item style:
@@ -90,15 +87,13 @@ extension WireShareMetadataLookupRequest: Codable {
 /// URL in order, the share result dictionary (``WireShareMetadata``) or an error dictionary,
 /// with the URL beside as `shortGUID` and `shareURL` (``JSONShareURLs``).
 extension WireShareMetadataLookupResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var items = JSONKey.list(under: "results", of: encoder)
-        try JSONItems.encode(results, into: &items, id: JSONShareURLs.encodeID, value: JSONItems.encodeValue)
-    }
+    private static let json = JSONDictionary(
+        Self.init,
+        .results("results", \.results, id: JSONItemCoder(encode: JSONShareURLs.encodeID, decode: JSONShareURLs.decodeID), value: .value)
+    )
 
-    public init(from decoder: any Decoder) throws {
-        var items = try JSONKey.list(under: "results", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: JSONShareURLs.decodeID, value: JSONItems.decodeValue))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// `records/accept` as CKWS shapes it: `{"shortGUIDs": [{"value": …, "shouldFetchRootRecord":

@@ -3,40 +3,29 @@ import Foundation
 /// The answer to `subscriptions/list` as CloudKit Web Services writes it:
 /// `{"subscriptions": [subscription…]}`.
 extension WireSubscriptionsListResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(subscriptions, under: "subscriptions", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .required("subscriptions", \.subscriptions))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(subscriptions: try JSONKey.decode([WireSubscription].self, under: "subscriptions", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// `subscriptions/lookup` as CKWS's body: `{"subscriptions": [{"subscriptionID": …}…]}`. The
 /// request's context is not in the body (``WireJSON/decode(_:from:context:)``).
 extension WireSubscriptionsLookupRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONItems.encodeIDs(subscriptionIDs, under: "subscriptions", as: "subscriptionID", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .ids("subscriptions", as: "subscriptionID", \.subscriptionIDs))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), subscriptionIDs: try JSONItems.decodeIDs(under: "subscriptions", as: "subscriptionID", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to `subscriptions/lookup` as CKWS writes it: `{"subscriptions": […]}`, one
 /// element per requested ID, in request order: the subscription, or an error dictionary with
 /// the `subscriptionID` beside it.
 extension WireSubscriptionsLookupResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var list = JSONKey.list(under: "subscriptions", of: encoder)
-        try JSONItems.encode(results, into: &list, id: JSONItems.encodeString("subscriptionID"), value: JSONItems.encodeValue)
-    }
+    private static let json = JSONDictionary(Self.init, .results("subscriptions", \.results, id: .string("subscriptionID"), value: .value))
 
-    public init(from decoder: any Decoder) throws {
-        var list = try JSONKey.list(under: "subscriptions", of: decoder)
-        self.init(results: try JSONItems.decode(from: &list, id: JSONItems.decodeString("subscriptionID"), value: JSONItems.decodeValue))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// `subscriptions/modify` as CKWS's body: `{"operations": [{"operationType": …,

@@ -21,25 +21,19 @@ extension WireAccountStatus: Codable {
 /// The answer to `users/current` as CKWS writes it: `{"userRecordName": …}` (CKWS's
 /// `firstName` and `lastName`, which Stratus does not give, are ignored).
 extension WireCurrentUserResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(userRecordName, under: "userRecordName", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .required("userRecordName", \.userRecordName))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(userRecordName: try JSONKey.decode(String.self, under: "userRecordName", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// `users/discover` (POST) as CKWS shapes it: `{"lookupInfos": [{emailAddress | phoneNumber |
 /// userRecordName}, …]}`.
 extension WireUsersLookupRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(lookupInfos, under: "lookupInfos", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .required("lookupInfos", \.lookupInfos))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), lookupInfos: try JSONKey.decode([WireUserLookupInfo].self, under: "lookupInfos", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to `users/discover` as CKWS writes it: `{"users": […]}`, one element per lookup
@@ -92,13 +86,10 @@ extension WireUsersLookupResponse: Codable {
 
 /// The answer to `users/lookup/contacts` as CKWS writes it: `{"users": [identity, …]}`.
 extension WireUsersContactsResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(identities, under: "users", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .required("users", \.identities))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(identities: try JSONKey.decode([WireUserIdentity].self, under: "users", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// Application permissions as a Stratus extension writes them (CKWS has no endpoint for
@@ -164,11 +155,8 @@ extension WireApplicationPermissionStatus: Codable {
 /// Reading or requesting an application permission, a Stratus extension:
 /// `{"permission": ["USER_DISCOVERABILITY"]}` (``WireApplicationPermissions``).
 extension WireApplicationPermissionRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(permission, under: "permission", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .required("permission", \.permission))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), permission: try JSONKey.decode(WireApplicationPermissions.self, under: "permission", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }

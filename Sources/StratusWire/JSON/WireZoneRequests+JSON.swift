@@ -3,13 +3,10 @@ import Foundation
 /// `zones/lookup` as CloudKit Web Services shapes it: `{"zones": [zoneID, …]}`, an array of
 /// zone-ID dictionaries.
 extension WireZonesLookupRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONKey.encode(zoneIDs, under: "zones", to: encoder)
-    }
+    private static let json = JSONDictionary(Self.init, .context(\.context), .required("zones", \.zoneIDs))
 
-    public init(from decoder: any Decoder) throws {
-        self.init(context: try decoder.requestContext(), zoneIDs: try JSONKey.decode([WireZoneID].self, under: "zones", from: decoder))
-    }
+    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
 /// The answer to `zones/lookup` as CKWS writes it: `{"zones": […]}`, one element per requested
