@@ -1,8 +1,10 @@
 import Stratus
+@testable import StratusServer
 import XCTest
 
-/// Assets: the server keeps its own copy of an asset's bytes, hands out copies a client may
-/// read, fails a save whose file is missing, and removes its files when it goes away.
+/// Assets: the server keeps its own copy of an asset's bytes, the client gets a local copy it
+/// may read, a save whose file is missing fails, and the server's files and the client's
+/// copies are removed when nothing uses them any more.
 final class AssetsTests: ServerTestCase {
     private var scratch: URL!
 
@@ -141,10 +143,10 @@ final class AssetsTests: ServerTestCase {
 
     // MARK: - Lifetime
 
-    /// Saves and fetches an asset on a server of its own, and returns the server's asset
-    /// directory (`…/stratus-<uuid>/`), found from the fetched asset's file URL. Every object
-    /// that holds the server is local to this function.
-    private func assetDirectoryOfAServerThatIsGone() async throws -> (directory: URL, server: WeakBox) {
+    /// Saves and fetches an asset on a server of its own; returns the server's asset
+    /// directory, the device's cache directory (where the fetched copy is), and the server,
+    /// weakly. Every object that holds the server is local to this function.
+    private func directoriesOfAServerThatIsGone() async throws -> (server: URL, cache: URL, box: WeakBox) {
         let localServer = CloudServer(clock: ManualClock())
         let container = localServer.container(identifier: identifier, account: "john")
         let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
@@ -152,15 +154,11 @@ final class AssetsTests: ServerTestCase {
         let fetched = try await container.privateCloudDatabase.record(for: record.recordID)
         let url = try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL)
         XCTAssertEqual(try Data(contentsOf: url), original)
-
-        var directory = url
-        while !directory.lastPathComponent.hasPrefix("stratus-"), directory.pathComponents.count > 1 {
-            directory = directory.deletingLastPathComponent()
-        }
-        XCTAssertTrue(directory.lastPathComponent.hasPrefix("stratus-"), "no stratus-<uuid> folder in \(url.path)")
-        XCTAssertNotNil(UUID(uuidString: String(directory.lastPathComponent.dropFirst("stratus-".count))), directory.path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path))
-        return (directory, WeakBox(localServer))
+        let root = localServer.assets.root
+        XCTAssertTrue(root.lastPathComponent.hasPrefix("stratus-"), root.path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.path))
+        XCTAssertFalse(url.path.hasPrefix(root.path), "the client's copy is not the server's file")
+        return (root, url.deletingLastPathComponent(), WeakBox(localServer))
     }
 
     /// Waits until nothing holds the server any more: the operation that made the last call
@@ -175,8 +173,8 @@ final class AssetsTests: ServerTestCase {
         XCTAssertNil(box.object, "something still holds the server", file: file, line: line)
     }
 
-    /// Waits until `directory` is gone: the server's last reference may be dropped on another
-    /// thread, which then runs its deinitialiser while this test goes on.
+    /// Waits until `directory` is gone: the last reference may be dropped on another thread,
+    /// which then runs its deinitialiser while this test goes on.
     private func waitForRemoval(of directory: URL, file: StaticString = #filePath, line: UInt = #line) async {
         let removed = expectation(description: "directory removed")
         let path = directory.path
@@ -193,25 +191,35 @@ final class AssetsTests: ServerTestCase {
         init(_ object: CloudServer) { self.object = object }
     }
 
-    func testTheServersAssetDirectoryIsRemovedWhenTheServerGoesAway() async throws {
-        let (directory, box) = try await assetDirectoryOfAServerThatIsGone()
+    func testTheServersAssetDirectoryAndTheClientsCopiesAreRemovedWhenNothingUsesThem() async throws {
+        let (root, cache, box) = try await directoriesOfAServerThatIsGone()
         await waitForRelease(box)
-        await waitForRemoval(of: directory)
+        await waitForRemoval(of: root)
+        await waitForRemoval(of: cache)
+    }
+
+    func testAFetchedAssetsCopyOutlivesTheContainerThatFetchedIt() async throws {
+        let source = try file("photo.jpg", original)
+        var fetched: CKRecord?
+        do {
+            let container = server.container(identifier: identifier, account: "john")
+            _ = try await container.privateCloudDatabase.save(photo("p", asset: CKAsset(fileURL: source)))
+            fetched = try await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: "p"))
+        }
+        let url = try XCTUnwrap((fetched?["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original, "the record still holds its asset's copy")
+        fetched = nil
+        await waitForRemoval(of: url.deletingLastPathComponent())
     }
 
     func testTheAssetDirectoryOfTheTestsServerIsRemovedWhenTheTestDropsIt() async throws {
         var john: CKContainer? = device("john")
         let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
         _ = try await john?.privateCloudDatabase.save(record)
-        let fetched = try await john?.privateCloudDatabase.record(for: record.recordID)
-        let url = try XCTUnwrap((fetched?["image"] as? CKAsset)?.fileURL)
-        let directory = url.pathComponents.firstIndex { $0.hasPrefix("stratus-") }.map {
-            URL(fileURLWithPath: NSString.path(withComponents: Array(url.pathComponents[...$0])), isDirectory: true)
-        }
-        let root = try XCTUnwrap(directory)
+        let root = try XCTUnwrap(server?.assets.root)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.path))
 
-        let box = WeakBox(server)
+        let box = WeakBox(try XCTUnwrap(server))
         john = nil
         server = nil
         await waitForRelease(box)

@@ -47,7 +47,7 @@ extension CloudServer {
     }
 
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
-    /// (in a share's participants too), only the desired fields, assets as read-only local copies, and, in a zone shared as a
+    /// (in a share's participants too), only the desired fields, assets with download URLs, and, in a zone shared as a
     /// whole, the zone-wide share as the record's `share` (as last committed).
     ///
     /// - Parameter store: The record's zone, when the caller holds it: saves a lookup per record.
@@ -75,7 +75,7 @@ extension CloudServer {
             shown.fields = shown.fields.filter { wanted.contains($0.key) }
             shown.encryptedFields = shown.encryptedFields.filter { wanted.contains($0.key) }
         }
-        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(clientCopies) }
+        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(downloadable) }
         return shown
     }
 
@@ -85,14 +85,6 @@ extension CloudServer {
         guard scope.databaseScope == .private, !zoneID.isDefaultZone, let account = scope.account else { return nil }
         if let store { return store.committedZoneWideShare }
         return scope.container.database(.private, account: account).zone(zoneID)?.committedZoneWideShare
-    }
-
-    private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {
-        switch value {
-        case .asset(let asset): .asset(assets.clientCopy(of: asset))
-        case .list(let values): .list(values.map(clientCopies))
-        default: value
-        }
     }
 
     func isCreator(_ stored: StoredRecord, _ scope: RequestScope) -> Bool {
@@ -164,13 +156,13 @@ extension CloudServer {
             }
         }
 
-        // Copy the saves' asset files before any zone is locked, so large files never hold a
-        // zone up; a file that cannot be stored fails its save at its turn below. The request
-        // holds the stored files until the records that keep them are committed.
+        // Check the saves' asset receipts before any zone is locked; an asset refused fails
+        // its save at its turn below. The request holds the uploaded bytes until the records
+        // that keep them are committed.
         var prepared: [Int: Result<WireRecordSave, WireError>] = [:]
         for (index, save) in request.saves.enumerated()
         where saveResults[index] == nil && save.record.fields.values.contains(where: \.holdsAsset) {
-            prepared[index] = Result(catching: { () throws(WireError) -> WireRecordSave in try assets.storeAssets(of: save) })
+            prepared[index] = Result(catching: { () throws(WireError) -> WireRecordSave in try admitAssets(of: save, scope: scope) })
         }
         defer {
             for case .success(let save) in prepared.values { assets.release(save.record) }
@@ -400,7 +392,7 @@ extension CloudServer {
         guard let user = scope.userRecordName else { return }
         let store = batch.store
         batch.saveIndices.removeAll { index in
-            // The save as the server stored it: assets as its own content-named copies.
+            // The save as the server stored it: assets as their stored dictionaries.
             let save = (try? prepared[index]?.get()) ?? request.saves[index]
             guard let stored = store.record(named: save.record.recordID.recordName),
                   stored.record.lastModifiedUserRecordName == user,
