@@ -121,6 +121,77 @@ final class AssetsTests: ServerTestCase {
         XCTAssertEqual(contents, [Data("one".utf8), Data("two".utf8)])
     }
 
+    // MARK: - Uploads and downloads
+
+    func testASaveWithAssetsAsksForUploadURLsThenModifies() async throws {
+        let db = device("john").privateCloudDatabase
+        let before = server.requestCount
+        let album = CKRecord(recordType: "Album", recordID: CKRecord.ID(recordName: "album"))
+        album["cover"] = CKAsset(fileURL: try file("cover.jpg", original))
+        album["pages"] = try (0..<3).map { CKAsset(fileURL: try file("page-\($0).jpg", Data("page \($0)".utf8))) }
+        _ = try await db.save(album)
+        XCTAssertEqual(server.requestCount, before + 2, "one assets/upload for the record's four assets, then records/modify")
+        XCTAssertEqual(server.requestLog.suffix(2).map(\.endpoint), [.uploadAssets, .modifyRecords])
+
+        let plain = CKRecord(recordType: "Note")
+        plain["text"] = "no assets"
+        _ = try await db.save(plain)
+        XCTAssertEqual(server.requestCount, before + 3, "a save without assets uploads nothing")
+    }
+
+    func testMoreThanTwoHundredAssetsInOneZoneTakeMoreThanOneUploadRequest() async throws {
+        let db = device("john").privateCloudDatabase
+        let source = try file("shared.jpg", original)
+        let records = (0..<201).map { photo("p\($0)", asset: CKAsset(fileURL: source)) }
+        let before = server.requestCount
+        _ = try await db.modifyRecords(saving: records, deleting: [])
+        XCTAssertEqual(server.requestLog.suffix(server.requestCount - before).map(\.endpoint), [.uploadAssets, .uploadAssets, .modifyRecords])
+    }
+
+    func testAssetsAFetchDidNotAskForAreNotDownloaded() async throws {
+        let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
+        record["title"] = "Clowns at noon"
+        _ = try await device("john").privateCloudDatabase.save(record)
+
+        let laptop = device("john")
+        let results = try await laptop.privateCloudDatabase.records(for: [record.recordID], desiredKeys: ["title"])
+        let fetched = try XCTUnwrap(results[record.recordID]).get()
+        XCTAssertNil(fetched["image"])
+        XCTAssertEqual(fetched["title"] as? String, "Clowns at noon")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: laptop.device.assetCache.directory.path), "nothing was downloaded")
+
+        let full = try await laptop.privateCloudDatabase.record(for: record.recordID)
+        let url = try XCTUnwrap((full["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(url.deletingLastPathComponent().standardizedFileURL, laptop.device.assetCache.directory.standardizedFileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(permissions?.intValue, 0o444, "the local copy is read-only")
+    }
+
+    func testAFileOverTheLimitFailsItsRecordAndTheOthersOfItsAtomicZone() async throws {
+        let db = device("john").privateCloudDatabase
+        let zone = CKRecordZone(zoneName: "Album")
+        _ = try await db.save(zone)
+        let big = scratch.appendingPathComponent("big.bin")
+        XCTAssertTrue(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(WireLimits.maximumAssetBytes + 1))
+        try handle.close()
+        let tooBig = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "big", zoneID: zone.zoneID))
+        tooBig["image"] = CKAsset(fileURL: big)
+        let fine = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "fine", zoneID: zone.zoneID))
+        fine["image"] = CKAsset(fileURL: try file("fine.jpg", original))
+        let before = server.requestCount
+
+        let error = await assertThrowsCKError(.partialFailure) { try await db.modifyRecords(saving: [tooBig, fine], deleting: [], atomically: true) }
+        let items = error?.partialErrorsByItemID ?? [:]
+        XCTAssertEqual((items[tooBig.recordID] as? CKError)?.code, .limitExceeded)
+        XCTAssertEqual((items[fine.recordID] as? CKError)?.code, .batchRequestFailed)
+        XCTAssertEqual(server.requestLog.suffix(server.requestCount - before).map(\.endpoint), [.uploadAssets], "nothing was modified")
+        let stored = try await db.records(for: [fine.recordID])
+        XCTAssertEqual(code(stored[fine.recordID]), .unknownItem)
+    }
+
     // MARK: - Missing files
 
     func testAMissingAssetFileFailsTheItemWithAssetFileNotFound() async throws {
