@@ -30,7 +30,7 @@ final class ArchiveTests: XCTestCase {
                 "born": .date(Date(timeIntervalSinceReferenceDate: 100_000)),
                 "photo": .bytes(Data([0xFF, 0xD8])),
                 "party": .reference(WireReference(recordID: party, action: .deleteSelf)),
-                "wig": .asset(WireAsset(fileURL: URL(fileURLWithPath: "/var/stratus/wig.png"))),
+                "wig": .asset(WireAsset(localFileURL: URL(fileURLWithPath: "/var/stratus/wig.png"))),
                 "tricks": .list([.string("juggling"), .string("unicycle")]),
             ],
             encryptedFields: ["diary": .string("Dear diary")]

@@ -46,7 +46,7 @@ final class ForgedArchiveTests: XCTestCase {
 
     func testForgedValuesDecodeToNil() throws {
         let target = WireReference(recordID: WireRecordID(recordName: "target"), action: .none)
-        let asset = WireAsset(fileURL: URL(fileURLWithPath: "/tmp/photo.jpg"))
+        let asset = WireAsset(localFileURL: URL(fileURLWithPath: "/tmp/photo.jpg"))
         let forgeries: [(String, WireRecord)] = [
             ("nested list", wire(fields: ["grid": .list([.list([.int64(1)])])])),
             ("nested empty list", wire(fields: ["grid": .list([.list([])])])),

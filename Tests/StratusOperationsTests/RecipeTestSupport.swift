@@ -182,6 +182,9 @@ final class ItemFaultService: CloudService {
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus { await server.accountStatus(context) }
     func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse { try await server.currentUser(context) }
     func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse { try await server.lookupRecords(request) }
+    func uploadAssets(_ request: WireAssetsUploadRequest) async throws(WireError) -> WireAssetsUploadResponse { try await server.uploadAssets(request) }
+    func uploadAssetFile(_ request: WireAssetFileUploadRequest) async throws(WireError) -> WireAssetFileUploadResponse { try await server.uploadAssetFile(request) }
+    func downloadAssetFile(_ request: WireAssetFileDownloadRequest) async throws(WireError) -> WireAssetFileDownloadResponse { try await server.downloadAssetFile(request) }
     func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse { try await server.queryRecords(request) }
     func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse { try await server.listZones(context) }
     func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse { try await server.lookupZones(request) }

@@ -3,127 +3,101 @@ import Foundation
 import StratusWire
 import XCTest
 
-/// The server's asset files: the 50 MB limit holds on the bytes actually read, and a stored
-/// file lives exactly as long as something references it (a save in flight or a record).
+/// The server's asset files: uploaded bytes are stored by checksum, held until a save takes
+/// them over or the upload expires, and a stored file lives exactly as long as something
+/// references it (an upload, a save in flight, or a record). The checks on a client's own file
+/// are the client's (`AssetFileReaderTests`).
 final class AssetLifecycleTests: XCTestCase {
-    private var scratch: URL!
     private var store: AssetStore!
+    private let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    private var later: Date { now.addingTimeInterval(WireLimits.assetUploadLifetime) }
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("asset-lifecycle-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    override func setUp() {
+        super.setUp()
         store = AssetStore()
     }
 
-    override func tearDownWithError() throws {
+    override func tearDown() {
         store = nil
-        try? FileManager.default.removeItem(at: scratch)
-        scratch = nil
-        try super.tearDownWithError()
+        super.tearDown()
     }
 
-    private func file(_ name: String, _ contents: String) throws -> URL {
-        let url = scratch.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url
-    }
-
-    /// A sparse file of `size` bytes: no disk is used for its zeros.
-    private func sparseFile(_ name: String, size: Int) throws -> URL {
-        let url = scratch.appendingPathComponent(name)
-        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: UInt64(size))
-        try handle.close()
-        return url
-    }
-
-    private func stored(_ url: URL, into store: AssetStore? = nil) throws -> WireAsset {
-        try (store ?? self.store).store(WireAsset(fileURL: url), field: "photo", recordName: "r").0
+    /// Uploads `contents` and claims the upload for a save: the stored asset, held once.
+    private func stored(_ contents: String, into store: AssetStore? = nil) throws -> WireAsset {
+        let store = store ?? self.store!
+        let (name, serial) = try store.storeUpload(Data(contents.utf8), expires: later)
+        XCTAssertTrue(store.claim(upload: serial, name: name))
+        return WireAsset(fileChecksum: name, size: Int64(contents.utf8.count))
     }
 
     private func exists(_ asset: WireAsset) -> Bool {
-        asset.fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        asset.fileChecksum.map { FileManager.default.fileExists(atPath: store.assetsDirectory.appendingPathComponent($0).path) } ?? false
     }
 
     private func contents(of directory: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
     }
 
-    // MARK: - The size limit
+    // MARK: - Uploads
 
-    func testAFileThatGrowsPastTheLimitAfterTheSizeCheckIsRefused() throws {
-        let limit = WireLimits.maximumAssetBytes
-        let store = AssetStore(afterSizeCheck: { url in
-            // The check saw a small file; the read finds one byte more than the limit.
-            _ = truncate(url.path, off_t(limit + 1))
-        })
-        let source = try file("grows.bin", "small")
-        XCTAssertThrowsError(try stored(source, into: store)) { error in
+    func testAnUploadIsStoredByItsChecksumAndHeldUntilItExpires() throws {
+        let (name, _) = try store.storeUpload(Data("clown".utf8), expires: later)
+        XCTAssertEqual(name, SHA256.hex(Data("clown".utf8)))
+        XCTAssertEqual(store.contents(of: name), Data("clown".utf8))
+        store.releaseExpiredUploads(now: later.addingTimeInterval(-1))
+        XCTAssertEqual(store.storedFileNames, [name], "held until it expires")
+        store.releaseExpiredUploads(now: later)
+        XCTAssertEqual(store.storedFileNames, [])
+        XCTAssertNil(store.contents(of: name))
+        XCTAssertEqual(contents(of: store.assetsDirectory), [])
+    }
+
+    func testAClaimedUploadMovesToTheSaveAndNoLongerExpires() throws {
+        let asset = try stored("clown")
+        XCTAssertEqual(store.referenceCount(of: asset), 1, "the upload's hold became the save's")
+        XCTAssertEqual(store.pendingUploadCount, 0)
+        store.releaseExpiredUploads(now: later)
+        XCTAssertTrue(exists(asset))
+        store.release(.asset(asset))
+        XCTAssertFalse(exists(asset))
+    }
+
+    func testAClaimAfterTheHoldWasTakenNeedsTheBytesStillStored() throws {
+        let (name, serial) = try store.storeUpload(Data("clown".utf8), expires: later)
+        XCTAssertTrue(store.claim(upload: serial, name: name))
+        XCTAssertTrue(store.claim(upload: serial, name: name), "a record still holds the bytes")
+        let asset = WireAsset(fileChecksum: name)
+        XCTAssertEqual(store.referenceCount(of: asset), 2)
+        store.release(.asset(asset))
+        store.release(.asset(asset))
+        XCTAssertFalse(store.claim(upload: serial, name: name), "nothing holds them any more")
+        XCTAssertFalse(store.claim(upload: 999, name: SHA256.hex(Data("never".utf8))))
+    }
+
+    func testAnUploadOverTheLimitIsRefusedAndNothingIsStored() {
+        XCTAssertThrowsError(try store.storeUpload(Data(count: WireLimits.maximumAssetBytes + 1), expires: later)) { error in
             XCTAssertEqual((error as? WireError)?.code, .limitExceeded, "\(error)")
         }
         XCTAssertTrue(store.storedFileNames.isEmpty)
-        XCTAssertEqual(contents(of: store.assetsDirectory).filter { !$0.hasPrefix(".") }, [])
-    }
-
-    func testAFileSwappedAfterTheSizeCheckIsStoredAsItWasChecked() throws {
-        let big = try sparseFile("big.bin", size: WireLimits.maximumAssetBytes + 1)
-        let store = AssetStore(afterSizeCheck: { url in
-            // Another file takes the checked file's name; the store reads the file it checked.
-            _ = rename(big.path, url.path)
-        })
-        let source = try file("swapped.bin", "the checked bytes")
-        let asset = try stored(source, into: store)
-        XCTAssertEqual(try Data(contentsOf: XCTUnwrap(asset.fileURL)), Data("the checked bytes".utf8))
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? NSNumber,
-                       NSNumber(value: WireLimits.maximumAssetBytes + 1))
-    }
-
-    func testAFileOverTheLimitIsRefusedBeforeItIsRead() throws {
-        let over = try sparseFile("over.bin", size: WireLimits.maximumAssetBytes + 1)
-        XCTAssertThrowsError(try stored(over)) { error in
-            XCTAssertEqual((error as? WireError)?.code, .limitExceeded, "\(error)")
-            XCTAssertEqual((error as? WireError)?.message.contains("\(WireLimits.maximumAssetBytes + 1) bytes"), true, "\(error)")
-        }
-        let small = try file("small.bin", "twelve bytes")
-        let (asset, size) = try store.store(WireAsset(fileURL: small), field: "photo", recordName: "r")
-        XCTAssertEqual(size, 12)
-        XCTAssertEqual(store.size(of: asset), 12)
-    }
-
-    func testADirectoryALinkAndAMissingFileAreNotFound() throws {
-        let target = try file("target.bin", "bytes")
-        let link = scratch.appendingPathComponent("link.bin")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        for url in [scratch!, link, scratch.appendingPathComponent("missing.bin")] {
-            XCTAssertThrowsError(try stored(url)) { error in
-                XCTAssertEqual((error as? WireError)?.code, .assetFileNotFound, "\(url.path): \(error)")
-            }
-        }
+        XCTAssertEqual(contents(of: store.assetsDirectory), [])
     }
 
     // MARK: - Reference counting
 
-    func testStoringTakesOneReferenceAndTheLastReleaseDeletesTheFileAndItsClientCopy() throws {
-        let asset = try stored(try file("a.txt", "clown"))
+    func testTheLastReleaseDeletesTheFile() throws {
+        let asset = try stored("clown")
         XCTAssertEqual(store.referenceCount(of: asset), 1)
-        let copy = store.clientCopy(of: asset)
-        XCTAssertTrue(exists(asset))
-        XCTAssertTrue(exists(copy))
-
+        XCTAssertEqual(store.size(of: asset), 5)
         store.release(.asset(asset))
         XCTAssertEqual(store.referenceCount(of: asset), 0)
         XCTAssertFalse(exists(asset))
-        XCTAssertFalse(exists(copy))
-        XCTAssertNil(store.clientCopy(of: asset).fileURL, "no copy of a deleted file")
+        XCTAssertNil(store.contents(of: try XCTUnwrap(asset.fileChecksum)), "no bytes of a deleted file")
         XCTAssertEqual(contents(of: store.assetsDirectory), [])
-        XCTAssertEqual(contents(of: store.downloadsDirectory), [])
     }
 
     func testEqualBytesShareOneFileCountedOncePerReference() throws {
-        let first = try stored(try file("one.txt", "same bytes"))
-        let second = try stored(try file("two.txt", "same bytes"))
+        let first = try stored("same bytes")
+        let second = try stored("same bytes")
         XCTAssertEqual(first, second)
         XCTAssertEqual(store.referenceCount(of: first), 2)
         store.release(.asset(first))
@@ -133,8 +107,8 @@ final class AssetLifecycleTests: XCTestCase {
     }
 
     func testRetainAndReleaseWalkListsAndRecords() throws {
-        let a = try stored(try file("a.txt", "a"))
-        let b = try stored(try file("b.txt", "b"))
+        let a = try stored("a")
+        let b = try stored("b")
         let record = WireRecord(
             recordID: WireRecordID(recordName: "r"),
             recordType: "Album",
@@ -154,90 +128,55 @@ final class AssetLifecycleTests: XCTestCase {
     }
 
     func testValuesThatAreNotStoredFilesAreIgnored() throws {
-        let source = try file("mine.txt", "the client's own file")
-        store.retain(.asset(WireAsset(fileURL: source)))
-        store.release(.asset(WireAsset(fileURL: source)))
-        store.release(.asset(WireAsset(fileURL: nil)))
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("mine-\(UUID().uuidString).txt")
+        try Data("the client's own file".utf8).write(to: source)
+        defer { try? FileManager.default.removeItem(at: source) }
+        store.retain(.asset(WireAsset(localFileURL: source)))
+        store.release(.asset(WireAsset(localFileURL: source)))
+        store.release(.asset(WireAsset(fileChecksum: "../../etc/passwd")))
+        store.release(.asset(WireAsset()))
         store.release(.list([.string("x"), .int64(1)]))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: source.path), "the client's file is never deleted")
-        XCTAssertEqual(store.referenceCount(of: WireAsset(fileURL: source)), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: source.path), "a client's file is never touched")
+        XCTAssertEqual(store.referenceCount(of: WireAsset(localFileURL: source)), 0)
 
-        let asset = try stored(source)
+        let asset = try stored("mine")
         store.release(.asset(asset))
         store.release(.asset(asset))  // one release too many does nothing
         XCTAssertEqual(store.referenceCount(of: asset), 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: source.path))
-    }
-
-    func testAFailedStoreOfASaveGivesBackTheFilesItAlreadyStored() throws {
-        let good = try file("good.txt", "stored first")
-        let save = WireRecordSave(record: WireRecord(
-            recordID: WireRecordID(recordName: "r"),
-            recordType: "Photo",
-            fields: [
-                "a": .asset(WireAsset(fileURL: good)),
-                "b": .list([.asset(WireAsset(fileURL: good)), .asset(WireAsset(fileURL: scratch.appendingPathComponent("missing")))]),
-            ]
-        ))
-        XCTAssertThrowsError(try store.storeAssets(of: save)) { error in
-            XCTAssertEqual((error as? WireError)?.code, .assetFileNotFound)
-        }
-        XCTAssertTrue(store.storedFileNames.isEmpty)
-        XCTAssertEqual(contents(of: store.assetsDirectory), [])
-    }
-
-    func testASaveThatIsNeverKeptLeavesNothingBehind() throws {
-        // A save stored its files, then failed (say, a conflict): the write path only gives
-        // back the save's holds.
-        let save = WireRecordSave(record: WireRecord(
-            recordID: WireRecordID(recordName: "r"),
-            recordType: "Photo",
-            fields: ["a": .asset(WireAsset(fileURL: try file("a.txt", "a"))), "n": .int64(1)]
-        ))
-        let prepared = try store.storeAssets(of: save)
-        guard case .asset(let asset)? = prepared.record.fields["a"] else { return XCTFail("not stored") }
-        XCTAssertEqual(prepared.record.fields["n"], .int64(1))
-        XCTAssertTrue(exists(asset))
-        store.release(prepared.record)
-        XCTAssertFalse(exists(asset))
     }
 
     func testFortyRecordsSavedAndDeletedLeaveNoFiles() throws {
         // The write path's calls, in its order, for 40 saves and then 40 deletes.
         var records: [WireRecord] = []
         for index in 0..<40 {
-            let source = try file("photo-\(index).bin", String(repeating: "\(index % 20)", count: 1_000))
-            let save = WireRecordSave(record: WireRecord(
-                recordID: WireRecordID(recordName: "p\(index)"),
-                recordType: "Photo",
-                fields: ["image": .asset(WireAsset(fileURL: source))]
-            ))
-            let prepared = try store.storeAssets(of: save)
-            store.retain(prepared.record)   // the record is stored
-            store.release(prepared.record)  // the save's hold goes
-            records.append(prepared.record)
-            if case .asset(let asset)? = prepared.record.fields["image"] { _ = store.clientCopy(of: asset) }
+            let asset = try stored(String(repeating: "\(index % 20)", count: 1_000))
+            let record = WireRecord(recordID: WireRecordID(recordName: "p\(index)"), recordType: "Photo", fields: ["image": .asset(asset)])
+            store.retain(record)   // the record is stored
+            store.release(record)  // the save's hold goes
+            records.append(record)
         }
         XCTAssertEqual(store.storedFileNames.count, 20)
         for record in records { store.release(record) }
         XCTAssertEqual(contents(of: store.assetsDirectory), [])
-        XCTAssertEqual(contents(of: store.downloadsDirectory), [])
         XCTAssertTrue(store.storedFileNames.isEmpty)
     }
 
-    func testConcurrentSavesAndDeletesOfTheSameBytesNeverLoseAHeldFile() async throws {
-        let source = try file("shared.txt", "shared bytes")
+    func testConcurrentUploadsSavesAndDeletesOfTheSameBytesNeverLoseAHeldFile() async throws {
         let store = self.store!
-        let kept = try stored(source)  // one record keeps the file throughout
+        let later = self.later
+        let kept = try stored("shared bytes")  // one record keeps the file throughout
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     for _ in 0..<50 {
-                        guard let asset = try? store.store(WireAsset(fileURL: source), field: "f", recordName: "r").0 else { continue }
-                        store.retain(.asset(asset))
-                        store.release(.asset(asset))
-                        _ = store.clientCopy(of: asset)
-                        store.release(.asset(asset))
+                        guard let (name, serial) = try? store.storeUpload(Data("shared bytes".utf8), expires: later),
+                              store.claim(upload: serial, name: name)
+                        else { continue }
+                        let asset = WireFieldValue.asset(WireAsset(fileChecksum: name))
+                        store.retain(asset)
+                        store.release(asset)
+                        _ = store.contents(of: name)
+                        store.release(asset)
                     }
                 }
             }
@@ -249,11 +188,10 @@ final class AssetLifecycleTests: XCTestCase {
     }
 
     func testStoringAgainAfterTheLastReleaseStoresTheFileAgain() throws {
-        let source = try file("again.txt", "again")
-        let first = try stored(source)
+        let first = try stored("again")
         store.release(.asset(first))
         XCTAssertFalse(exists(first))
-        let second = try stored(source)
+        let second = try stored("again")
         XCTAssertEqual(first, second)
         XCTAssertTrue(exists(second))
         XCTAssertEqual(store.referenceCount(of: second), 1)

@@ -1,8 +1,10 @@
 import Stratus
+@testable import StratusServer
 import XCTest
 
-/// Assets: the server keeps its own copy of an asset's bytes, hands out copies a client may
-/// read, fails a save whose file is missing, and removes its files when it goes away.
+/// Assets: the server keeps its own copy of an asset's bytes, the client gets a local copy it
+/// may read, a save whose file is missing fails, and the server's files and the client's
+/// copies are removed when nothing uses them any more.
 final class AssetsTests: ServerTestCase {
     private var scratch: URL!
 
@@ -119,6 +121,77 @@ final class AssetsTests: ServerTestCase {
         XCTAssertEqual(contents, [Data("one".utf8), Data("two".utf8)])
     }
 
+    // MARK: - Uploads and downloads
+
+    func testASaveWithAssetsAsksForUploadURLsThenModifies() async throws {
+        let db = device("john").privateCloudDatabase
+        let before = server.requestCount
+        let album = CKRecord(recordType: "Album", recordID: CKRecord.ID(recordName: "album"))
+        album["cover"] = CKAsset(fileURL: try file("cover.jpg", original))
+        album["pages"] = try (0..<3).map { CKAsset(fileURL: try file("page-\($0).jpg", Data("page \($0)".utf8))) }
+        _ = try await db.save(album)
+        XCTAssertEqual(server.requestCount, before + 2, "one assets/upload for the record's four assets, then records/modify")
+        XCTAssertEqual(server.requestLog.suffix(2).map(\.endpoint), [.uploadAssets, .modifyRecords])
+
+        let plain = CKRecord(recordType: "Note")
+        plain["text"] = "no assets"
+        _ = try await db.save(plain)
+        XCTAssertEqual(server.requestCount, before + 3, "a save without assets uploads nothing")
+    }
+
+    func testMoreThanTwoHundredAssetsInOneZoneTakeMoreThanOneUploadRequest() async throws {
+        let db = device("john").privateCloudDatabase
+        let source = try file("shared.jpg", original)
+        let records = (0..<201).map { photo("p\($0)", asset: CKAsset(fileURL: source)) }
+        let before = server.requestCount
+        _ = try await db.modifyRecords(saving: records, deleting: [])
+        XCTAssertEqual(server.requestLog.suffix(server.requestCount - before).map(\.endpoint), [.uploadAssets, .uploadAssets, .modifyRecords])
+    }
+
+    func testAssetsAFetchDidNotAskForAreNotDownloaded() async throws {
+        let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
+        record["title"] = "Clowns at noon"
+        _ = try await device("john").privateCloudDatabase.save(record)
+
+        let laptop = device("john")
+        let results = try await laptop.privateCloudDatabase.records(for: [record.recordID], desiredKeys: ["title"])
+        let fetched = try XCTUnwrap(results[record.recordID]).get()
+        XCTAssertNil(fetched["image"])
+        XCTAssertEqual(fetched["title"] as? String, "Clowns at noon")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: laptop.device.assetCache.directory.path), "nothing was downloaded")
+
+        let full = try await laptop.privateCloudDatabase.record(for: record.recordID)
+        let url = try XCTUnwrap((full["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(url.deletingLastPathComponent().standardizedFileURL, laptop.device.assetCache.directory.standardizedFileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original)
+        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(permissions?.intValue, 0o444, "the local copy is read-only")
+    }
+
+    func testAFileOverTheLimitFailsItsRecordAndTheOthersOfItsAtomicZone() async throws {
+        let db = device("john").privateCloudDatabase
+        let zone = CKRecordZone(zoneName: "Album")
+        _ = try await db.save(zone)
+        let big = scratch.appendingPathComponent("big.bin")
+        XCTAssertTrue(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(WireLimits.maximumAssetBytes + 1))
+        try handle.close()
+        let tooBig = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "big", zoneID: zone.zoneID))
+        tooBig["image"] = CKAsset(fileURL: big)
+        let fine = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "fine", zoneID: zone.zoneID))
+        fine["image"] = CKAsset(fileURL: try file("fine.jpg", original))
+        let before = server.requestCount
+
+        let error = await assertThrowsCKError(.partialFailure) { try await db.modifyRecords(saving: [tooBig, fine], deleting: [], atomically: true) }
+        let items = error?.partialErrorsByItemID ?? [:]
+        XCTAssertEqual((items[tooBig.recordID] as? CKError)?.code, .limitExceeded)
+        XCTAssertEqual((items[fine.recordID] as? CKError)?.code, .batchRequestFailed)
+        XCTAssertEqual(server.requestLog.suffix(server.requestCount - before).map(\.endpoint), [.uploadAssets], "nothing was modified")
+        let stored = try await db.records(for: [fine.recordID])
+        XCTAssertEqual(code(stored[fine.recordID]), .unknownItem)
+    }
+
     // MARK: - Missing files
 
     func testAMissingAssetFileFailsTheItemWithAssetFileNotFound() async throws {
@@ -141,10 +214,10 @@ final class AssetsTests: ServerTestCase {
 
     // MARK: - Lifetime
 
-    /// Saves and fetches an asset on a server of its own, and returns the server's asset
-    /// directory (`…/stratus-<uuid>/`), found from the fetched asset's file URL. Every object
-    /// that holds the server is local to this function.
-    private func assetDirectoryOfAServerThatIsGone() async throws -> (directory: URL, server: WeakBox) {
+    /// Saves and fetches an asset on a server of its own; returns the server's asset
+    /// directory, the device's cache directory (where the fetched copy is), and the server,
+    /// weakly. Every object that holds the server is local to this function.
+    private func directoriesOfAServerThatIsGone() async throws -> (server: URL, cache: URL, box: WeakBox) {
         let localServer = CloudServer(clock: ManualClock())
         let container = localServer.container(identifier: identifier, account: "john")
         let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
@@ -152,15 +225,11 @@ final class AssetsTests: ServerTestCase {
         let fetched = try await container.privateCloudDatabase.record(for: record.recordID)
         let url = try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL)
         XCTAssertEqual(try Data(contentsOf: url), original)
-
-        var directory = url
-        while !directory.lastPathComponent.hasPrefix("stratus-"), directory.pathComponents.count > 1 {
-            directory = directory.deletingLastPathComponent()
-        }
-        XCTAssertTrue(directory.lastPathComponent.hasPrefix("stratus-"), "no stratus-<uuid> folder in \(url.path)")
-        XCTAssertNotNil(UUID(uuidString: String(directory.lastPathComponent.dropFirst("stratus-".count))), directory.path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path))
-        return (directory, WeakBox(localServer))
+        let root = localServer.assets.root
+        XCTAssertTrue(root.lastPathComponent.hasPrefix("stratus-"), root.path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.path))
+        XCTAssertFalse(url.path.hasPrefix(root.path), "the client's copy is not the server's file")
+        return (root, url.deletingLastPathComponent(), WeakBox(localServer))
     }
 
     /// Waits until nothing holds the server any more: the operation that made the last call
@@ -175,8 +244,8 @@ final class AssetsTests: ServerTestCase {
         XCTAssertNil(box.object, "something still holds the server", file: file, line: line)
     }
 
-    /// Waits until `directory` is gone: the server's last reference may be dropped on another
-    /// thread, which then runs its deinitialiser while this test goes on.
+    /// Waits until `directory` is gone: the last reference may be dropped on another thread,
+    /// which then runs its deinitialiser while this test goes on.
     private func waitForRemoval(of directory: URL, file: StaticString = #filePath, line: UInt = #line) async {
         let removed = expectation(description: "directory removed")
         let path = directory.path
@@ -193,25 +262,35 @@ final class AssetsTests: ServerTestCase {
         init(_ object: CloudServer) { self.object = object }
     }
 
-    func testTheServersAssetDirectoryIsRemovedWhenTheServerGoesAway() async throws {
-        let (directory, box) = try await assetDirectoryOfAServerThatIsGone()
+    func testTheServersAssetDirectoryAndTheClientsCopiesAreRemovedWhenNothingUsesThem() async throws {
+        let (root, cache, box) = try await directoriesOfAServerThatIsGone()
         await waitForRelease(box)
-        await waitForRemoval(of: directory)
+        await waitForRemoval(of: root)
+        await waitForRemoval(of: cache)
+    }
+
+    func testAFetchedAssetsCopyOutlivesTheContainerThatFetchedIt() async throws {
+        let source = try file("photo.jpg", original)
+        var fetched: CKRecord?
+        do {
+            let container = server.container(identifier: identifier, account: "john")
+            _ = try await container.privateCloudDatabase.save(photo("p", asset: CKAsset(fileURL: source)))
+            fetched = try await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: "p"))
+        }
+        let url = try XCTUnwrap((fetched?["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(try Data(contentsOf: url), original, "the record still holds its asset's copy")
+        fetched = nil
+        await waitForRemoval(of: url.deletingLastPathComponent())
     }
 
     func testTheAssetDirectoryOfTheTestsServerIsRemovedWhenTheTestDropsIt() async throws {
         var john: CKContainer? = device("john")
         let record = photo("p", asset: CKAsset(fileURL: try file("photo.jpg", original)))
         _ = try await john?.privateCloudDatabase.save(record)
-        let fetched = try await john?.privateCloudDatabase.record(for: record.recordID)
-        let url = try XCTUnwrap((fetched?["image"] as? CKAsset)?.fileURL)
-        let directory = url.pathComponents.firstIndex { $0.hasPrefix("stratus-") }.map {
-            URL(fileURLWithPath: NSString.path(withComponents: Array(url.pathComponents[...$0])), isDirectory: true)
-        }
-        let root = try XCTUnwrap(directory)
+        let root = try XCTUnwrap(server?.assets.root)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.path))
 
-        let box = WeakBox(server)
+        let box = WeakBox(try XCTUnwrap(server))
         john = nil
         server = nil
         await waitForRelease(box)

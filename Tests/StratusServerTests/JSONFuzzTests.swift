@@ -55,6 +55,10 @@ final class JSONFuzzTests: ServerTestCase {
             try endpoint("subscriptions/modify", WireSubscriptionsModifyRequest(context: context, saves: [WireSubscription(subscriptionID: "s", kind: .query, recordType: "Note", predicate: query.predicate, notificationInfo: WireNotificationInfo(alertBody: "new"))])) { try await $0.modifySubscriptions($1) },
             try endpoint("users/discover", WireUsersLookupRequest(context: context, lookupInfos: [WireUserLookupInfo(emailAddress: "a@example.com")])) { try await $0.lookupUsers($1) },
             try endpoint("records/accept", WireAcceptSharesRequest(context: context, shareURLs: ["https://www.icloud.com/share/abc"])) { try await $0.acceptShares($1) },
+            try endpoint("assets/upload", WireAssetsUploadRequest(context: context, zoneID: zone, tokens: [WireAssetUploadTokenRequest(recordName: "n", recordType: "Note", fieldName: "photo"), WireAssetUploadTokenRequest(recordName: nil, recordType: "Note", fieldName: "pages")])) { try await $0.uploadAssets($1) },
+            try endpoint("assets upload bytes", WireAssetFileUploadRequest(url: "stratus://embedded/assets/1/upload/AQIDBAUGBwgJ", data: Data("clown".utf8))) { try await $0.uploadAssetFile($1) },
+            try endpoint("assets download", WireAssetFileDownloadRequest(url: "stratus://embedded/assets/1/download/AQIDBAUGBwgJ")) { try await $0.downloadAssetFile($1) },
+            try endpoint("records/modify (asset)", WireRecordsModifyRequest(context: context, saves: [WireRecordSave(record: WireRecord(recordID: WireRecordID(recordName: "a", zoneID: zone), recordType: "Note", fields: ["photo": .asset(WireAsset(fileChecksum: String(repeating: "a", count: 64), size: 5, receipt: "AQIDBAUGBwgJ")), "pages": .list([.asset(WireAsset(receipt: "Ag"))])]))])) { try await $0.modifyRecords($1) },
         ]
     }
 

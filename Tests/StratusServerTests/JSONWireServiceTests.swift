@@ -50,6 +50,22 @@ final class JSONWireServiceTests: ServerTestCase {
         }
     }
 
+    func testAnAssetCrossesAsBytesNotAsItsFilesPath() async throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("json-asset-\(UUID().uuidString).jpg")
+        try Data("a clown's portrait".utf8).write(to: source)
+        let phone = jsonDevice("john")
+        let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "p"))
+        record["image"] = CKAsset(fileURL: source)
+        _ = try await phone.privateCloudDatabase.save(record)
+        try FileManager.default.removeItem(at: source)
+
+        let laptop = jsonDevice("john")
+        let fetched = try await laptop.privateCloudDatabase.record(for: record.recordID)
+        let url = try XCTUnwrap((fetched["image"] as? CKAsset)?.fileURL)
+        XCTAssertEqual(try Data(contentsOf: url), Data("a clown's portrait".utf8))
+        XCTAssertEqual(url.deletingLastPathComponent().standardizedFileURL, laptop.device.assetCache.directory.standardizedFileURL, "a local copy of the laptop's own")
+    }
+
     func testTheEmbeddedWiringSendsThroughJSONWhenAsked() throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["STRATUS_WIRE"] == "json", "only with STRATUS_WIRE=json")
         XCTAssertTrue(device("john").service is JSONWireService)

@@ -270,8 +270,8 @@ final class LimitsTests: ServerTestCase {
     }
 
     func testAssetsCountNothing() {
-        XCTAssertEqual(WireFieldValue.asset(WireAsset(fileURL: URL(fileURLWithPath: "/tmp/photo.jpg"))).byteSize, 0)
-        XCTAssertEqual(WireFieldValue.asset(WireAsset(fileURL: nil)).byteSize, 0)
+        XCTAssertEqual(WireFieldValue.asset(WireAsset(localFileURL: URL(fileURLWithPath: "/tmp/photo.jpg"))).byteSize, 0)
+        XCTAssertEqual(WireFieldValue.asset(WireAsset(localFileURL: nil)).byteSize, 0)
     }
 
     func testListsCountTheSumOfTheirElements() {
@@ -285,7 +285,7 @@ final class LimitsTests: ServerTestCase {
         let record = WireRecord(
             recordID: WireRecordID(recordName: "a-long-record-name-that-does-not-count"),
             recordType: "NotCountedEither",
-            fields: ["title": .string("hi"), "n": .int64(1), "photo": .asset(WireAsset(fileURL: nil))],
+            fields: ["title": .string("hi"), "n": .int64(1), "photo": .asset(WireAsset(localFileURL: nil))],
             encryptedFields: ["secret": .bytes(Data(count: 3))]
         )
         XCTAssertEqual(record.byteSize, (5 + 2) + (1 + 8) + (5 + 0) + (6 + 3))

@@ -51,10 +51,8 @@ final class PublicDatabaseRepeatTests: ServerTestCase {
     }
 
     func testASaveWithAnAssetSavedAgainWithTheSameTokenIsAnsweredSaved() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("repeat-\(UUID().uuidString).jpg")
-        try Data("a photo".utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let photo = WireRecordSave(record: WireRecord(recordID: WireRecordID(recordName: "p"), recordType: "Photo", fields: ["image": .asset(WireAsset(fileURL: file))]))
+        let asset = try await rawUpload(Data("a photo".utf8), recordName: "p", to: alice)
+        let photo = WireRecordSave(record: WireRecord(recordID: WireRecordID(recordName: "p"), recordType: "Photo", fields: ["image": .asset(asset)]))
 
         let first = try await send([photo], from: alice, token: Data([1])).first?.get()
         let again = try await send([photo], from: alice, token: Data([1])).first?.get()

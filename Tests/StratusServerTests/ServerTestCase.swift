@@ -43,6 +43,25 @@ class ServerTestCase: XCTestCase {
         return response.saveResults.first?.result ?? .failure(WireError(.internalError, "no result"))
     }
 
+    /// Uploads `data` for the field `field` of the record `recordName` by calling the
+    /// `CloudService` directly, as a client does before a save: `assets/upload`, then the
+    /// bytes to the token's URL. Returns the asset dictionary to save (checksum, size, receipt).
+    func rawUpload(
+        _ data: Data,
+        field: String = "image",
+        recordName: String,
+        recordType: String = "Photo",
+        zoneID: WireZoneID? = nil,
+        to database: CKDatabase
+    ) async throws -> WireAsset {
+        let tokens = try await server.uploadAssets(WireAssetsUploadRequest(
+            context: rawContext(database), zoneID: zoneID,
+            tokens: [WireAssetUploadTokenRequest(recordName: recordName, recordType: recordType, fieldName: field)]
+        ))
+        let url = try XCTUnwrap(tokens.tokens.first?.url)
+        return try await server.uploadAssetFile(WireAssetFileUploadRequest(url: url, data: data)).singleFile
+    }
+
     /// Asserts that `body` throws a CKError with `code`, and returns it.
     @discardableResult
     func assertThrowsCKError<T>(

@@ -102,7 +102,7 @@ final class ValueRulesTests: ServerTestCase {
 
     func testTheServerRefusesReferencesAndAssetsInEncryptedFields() async throws {
         _ = try await save(record("target"))
-        let asset = WireAsset(fileURL: URL(fileURLWithPath: "/tmp/nothing-\(UUID().uuidString)"))
+        let asset = WireAsset(localFileURL: URL(fileURLWithPath: "/tmp/nothing-\(UUID().uuidString)"))
         try await assertRefused(encrypted: ["link": .reference(WireReference(recordID: here, action: .none))], key: "link", "CKRecord.Reference")
         try await assertRefused(encrypted: ["owner": .reference(WireReference(recordID: here, action: .deleteSelf))], key: "owner", "CKRecord.Reference")
         try await assertRefused(encrypted: ["links": .list([.reference(WireReference(recordID: here, action: .none))])], key: "links", "CKRecord.Reference")

@@ -25,7 +25,7 @@ final class ArchiveEnvelopeTests: XCTestCase {
                 "born": .date(Date(timeIntervalSinceReferenceDate: -1_000)),
                 "photo": .bytes(Data([0, 1, 2, 255])),
                 "party": .reference(WireReference(recordID: target, action: .deleteSelf)),
-                "wig": .asset(WireAsset(fileURL: URL(fileURLWithPath: "/tmp/wig.png"))),
+                "wig": .asset(WireAsset(localFileURL: URL(fileURLWithPath: "/tmp/wig.png"))),
                 "tricks": .list([.string("juggling"), .string("unicycle")]),
                 "empty": .list([]),
             ],

@@ -15,6 +15,9 @@ package final class ClientDevice: Sendable {
     /// Who receives the device's pushes: the app's handler and Stratus's own listeners.
     package let pushListeners = DevicePushListeners()
 
+    /// The local copies of the assets the device fetched.
+    package let assetCache = AssetCache()
+
     /// The device's own clock: request timeouts, rate-limit holds and retry-after waits run on
     /// it. A service in another process has a clock of its own.
     package let clock: any CloudClock

@@ -16,6 +16,9 @@ package struct UnavailableService: CloudService {
     package func currentUser(_ context: WireRequestContext) async throws(WireError) -> WireCurrentUserResponse { throw error }
     package func lookupRecords(_ request: WireRecordsLookupRequest) async throws(WireError) -> WireRecordsLookupResponse { throw error }
     package func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse { throw error }
+    package func uploadAssets(_ request: WireAssetsUploadRequest) async throws(WireError) -> WireAssetsUploadResponse { throw error }
+    package func uploadAssetFile(_ request: WireAssetFileUploadRequest) async throws(WireError) -> WireAssetFileUploadResponse { throw error }
+    package func downloadAssetFile(_ request: WireAssetFileDownloadRequest) async throws(WireError) -> WireAssetFileDownloadResponse { throw error }
     package func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse { throw error }
     package func listZones(_ context: WireRequestContext) async throws(WireError) -> WireZonesListResponse { throw error }
     package func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse { throw error }

@@ -65,8 +65,10 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
         }
         let since = previousServerChangeToken.map { Array($0.bytes) }
         let (limit, desiredKeys) = (max(0, resultsLimit), self.desiredKeys)
+        let cache = assetCache
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.recordChanges(WireRecordChangesRequest(context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: limit, desiredKeys: desiredKeys))
+            var downloads = AssetDownloads(service: service, cache: cache)
+            return await downloads.localize(try await service.recordChanges(WireRecordChangesRequest(context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: limit, desiredKeys: desiredKeys)))
         }
         switch response {
         case .failure(let error):

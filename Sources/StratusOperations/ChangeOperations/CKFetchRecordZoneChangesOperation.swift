@@ -148,10 +148,12 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
             let desiredKeys = configuration?.desiredKeys
             while true {
                 let since = token.map { Array($0.bytes) }
+                let cache = assetCache
                 let response = await send(to: runDatabase) { service, context async throws(WireError) in
-                    try await service.recordChanges(WireRecordChangesRequest(
+                    var downloads = AssetDownloads(service: service, cache: cache)
+                    return await downloads.localize(try await service.recordChanges(WireRecordChangesRequest(
                         context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: max(0, limit), desiredKeys: desiredKeys
-                    ))
+                    )))
                 }
                 switch response {
                 case .failure(let error):

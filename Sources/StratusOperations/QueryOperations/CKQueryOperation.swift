@@ -101,11 +101,13 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             report([], cursor: nil, failure: CKError(.invalidArguments, message: "a CKQueryOperation needs a query or a cursor"))
             return
         }
+        let cache = assetCache
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.queryRecords(WireQueryRequest(
+            var downloads = AssetDownloads(service: service, cache: cache)
+            return await downloads.localize(try await service.queryRecords(WireQueryRequest(
                 context: context, query: wireQuery, zoneID: zoneID, cursor: cursorBytes,
                 resultsLimit: resultsLimit, desiredKeys: desiredKeys
-            ))
+            )))
         }
         switch response {
         case .success(let response):

@@ -86,9 +86,10 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
             report(recordIDs.map { ($0, .failure(error)) }, failure: error)
             return
         }
-        let desiredKeys = self.desiredKeys
+        let (desiredKeys, cache) = (self.desiredKeys, assetCache)
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: wireIDs, desiredKeys: desiredKeys))
+            var downloads = AssetDownloads(service: service, cache: cache)
+            return await downloads.localize(try await service.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: wireIDs, desiredKeys: desiredKeys)))
         }
         switch response {
         case .success(let response):

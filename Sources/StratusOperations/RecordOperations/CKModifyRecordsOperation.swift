@@ -106,9 +106,20 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     override func run() async {
         var plan = makePlan()
         var failure: CKError?
-        if let request = plan.request {
+        var uploaded: [String: URL] = [:]
+        if plan.request != nil, plan.sendsAssets {
+            switch await uploadAssets(of: &plan) {
+            case .success(let copies): uploaded = copies
+            case .failure(let error):
+                plan.record(error)
+                failure = error
+            }
+        }
+        if failure == nil, let request = plan.request {
+            let (cache, copies) = (assetCache, uploaded)
             let response = await send(to: runDatabase) { service, context async throws(WireError) in
-                try await service.modifyRecords(request(context))
+                var downloads = AssetDownloads(service: service, cache: cache, copies: copies)
+                return await downloads.localize(try await service.modifyRecords(request(context)))
             }
             switch response {
             case .success(let response): plan.record(response)

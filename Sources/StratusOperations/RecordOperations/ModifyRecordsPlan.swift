@@ -18,7 +18,7 @@ struct ModifyRecordsPlan {
 
     private(set) var saveOutcomes: [Result<CKRecord, any Error>?]
     private(set) var deleteOutcomes: [Result<Void, any Error>?]
-    private var sentSaves: [(index: Int, save: WireRecordSave)] = []
+    private(set) var sentSaves: [(index: Int, save: WireRecordSave)] = []
     private var sentDeletes: [Int] = []
 
     init(saving saves: [CKRecord], deleting deletes: [CKRecord.ID], policy: CKRecordSavePolicy, isAtomic: Bool, clientChangeTokenData: Data? = nil) {
@@ -35,11 +35,11 @@ struct ModifyRecordsPlan {
     /// Runs the client's own check (values CloudKit refuses when they are set) and then
     /// ``WireModifyChecks``, the rules the server applies too, so an item the server would
     /// refuse costs no request.
-    private mutating func check() {
+    private mutating func check(failing failures: [Int: CKError] = [:]) {
         let prepared = saves.map { $0.makeSave(policy: policy.wireValue) }
         var rejected: Set<Int> = []
         for (index, record) in saves.enumerated() {
-            if let error = record.rejectionError {
+            if let error = record.rejectionError ?? failures[index] {
                 saveOutcomes[index] = .failure(error)
                 rejected.insert(index)
             }
@@ -106,6 +106,41 @@ struct ModifyRecordsPlan {
     /// when every item succeeded.
     var partialFailure: CKError? {
         ModifyReport(saves: orderedSaveResults, deletes: orderedDeleteResults).finalError
+    }
+}
+
+extension ModifyRecordsPlan {
+    /// Fails the saves at the positions `failures` names (an asset that could not be read or
+    /// uploaded) and checks the plan again, so the other items of their atomic zones fail
+    /// with them and nothing of theirs is sent.
+    mutating func fail(_ failures: [Int: CKError]) {
+        saveOutcomes = Array(repeating: nil, count: saves.count)
+        deleteOutcomes = Array(repeating: nil, count: deletes.count)
+        sentSaves = []
+        sentDeletes = []
+        check(failing: failures)
+    }
+
+    /// Puts each uploaded asset's dictionary (checksum, size, receipt) in its save, in place of
+    /// the local file: `uploads` lists, by save position, each asset's field and position in
+    /// a list (nil for a single asset).
+    mutating func attachUploads(_ uploads: [Int: [(field: String, position: Int?, asset: WireAsset)]]) {
+        for sent in sentSaves.indices {
+            guard let assets = uploads[sentSaves[sent].index] else { continue }
+            var fields = sentSaves[sent].save.record.fields
+            for (field, position, asset) in assets {
+                switch (fields[field], position) {
+                case (.asset?, nil):
+                    fields[field] = .asset(asset)
+                case (.list(var values)?, let position?) where values.indices.contains(position):
+                    values[position] = .asset(asset)
+                    fields[field] = .list(values)
+                default:
+                    continue
+                }
+            }
+            sentSaves[sent].save.record.fields = fields
+        }
     }
 }
 

@@ -48,6 +48,8 @@ public struct RecordedRequest: Hashable, Sendable {
         case markNotificationsRead = "notifications/markRead"
         /// Setting the account's badge (no CloudKit Web Services counterpart).
         case modifyBadge = "badge/modify"
+        /// `assets/upload`: URLs to upload assets' bytes to.
+        case uploadAssets = "assets/upload"
     }
 
     /// The endpoint called.

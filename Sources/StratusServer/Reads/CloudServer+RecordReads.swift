@@ -24,7 +24,7 @@ extension CloudServer {
     }
 
     /// The record as `scope`'s user sees it: their own user record name as `__defaultOwner__`
-    /// (in a share's participants too), only the desired fields, assets as read-only local copies, and, in a zone shared as a
+    /// (in a share's participants too), only the desired fields, assets with download URLs, and, in a zone shared as a
     /// whole, the zone-wide share as the record's `share` (as last committed).
     ///
     /// - Parameter store: The record's zone, when the caller holds it: saves a lookup per record.
@@ -52,7 +52,7 @@ extension CloudServer {
             shown.fields = shown.fields.filter { wanted.contains($0.key) }
             shown.encryptedFields = shown.encryptedFields.filter { wanted.contains($0.key) }
         }
-        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(clientCopies) }
+        if shown.fields.values.contains(where: \.holdsAsset) { shown.fields = shown.fields.mapValues(downloadable) }
         return shown
     }
 
@@ -63,15 +63,6 @@ extension CloudServer {
         if let store { return store.committedZoneWideShare }
         return scope.container.database(.private, account: account).zone(zoneID)?.committedZoneWideShare
     }
-
-    private func clientCopies(_ value: WireFieldValue) -> WireFieldValue {
-        switch value {
-        case .asset(let asset): .asset(assets.clientCopy(of: asset))
-        case .list(let values): .list(values.map(clientCopies))
-        default: value
-        }
-    }
-
 }
 
 extension RequestScope {

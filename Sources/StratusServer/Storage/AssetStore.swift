@@ -7,50 +7,63 @@ import Glibc
 
 /// The server's asset files: a per-server temporary directory, removed with the server.
 ///
-/// Saving copies the bytes of each asset's file into `assets/`, named by their SHA-256, so the
-/// client's file may change or go away afterwards. Fetching hands out a read-only local copy
-/// from `downloads/`.
+/// Bytes arrive by upload (``storeUpload(_:expires:)``, behind `assets/upload`'s URLs): they
+/// are written into `assets/`, named by their SHA-256 in hex, which is also the asset's
+/// `fileChecksum`. A stored record's asset is `{fileChecksum, size}`; fetching hands out a
+/// download URL, and the bytes are read with ``contents(of:)``. No client file is ever read:
+/// the client reads its own files and uploads their bytes.
 ///
 /// ## Reference counting
 ///
 /// Each stored file has a count of the references to it, kept here by file name. A file is
-/// deleted, with its client copy, when its count drops to 0:
+/// deleted when its count drops to 0:
 ///
-/// - ``store(_:field:recordName:)`` (and ``storeAssets(of:)``) copies a file in and takes one
-///   reference on behalf of the caller: the *save's hold*. The file cannot disappear between
-///   being stored and being kept by a record, even if another request releases its last
-///   record with the same bytes meanwhile.
+/// - ``storeUpload(_:expires:)`` takes one reference on behalf of the upload: the *upload's
+///   hold*, which lasts until a save claims it or it expires
+///   (``releaseExpiredUploads(now:)``), so bytes uploaded and never saved do not stay.
+/// - ``claim(upload:name:)`` turns an upload's hold into the *save's hold* (or, when a save
+///   claimed it before, takes a new reference while the bytes are still stored). The file
+///   cannot disappear between the save's admission and its record being kept, even if
+///   another request releases its last record with the same bytes meanwhile.
 /// - `retain(_:)` takes one reference per asset in a value (lists walked);
 ///   `release(_:)` gives one back. The `retain(_:)` (record) and
 ///   `release(_:)` (record) overloads do the same for every field of a record.
 ///
-/// The write path keeps the counts equal to "holds of saves in flight + asset values of stored
-/// records": once a request's outcome is final (after rollbacks and the quota check), for
-/// every record whose stored version changed it retains the new version, then releases the
-/// old one (retain first, so bytes shared by both never touch 0), and then it releases the
-/// save's hold on every value it stored, whether the save succeeded or failed. A save that
-/// failed therefore leaves nothing behind. Deleting a record, or a zone with its records,
-/// releases what they hold.
+/// The write path keeps the counts equal to "holds of unclaimed, unexpired uploads + holds of
+/// saves in flight + asset values of stored records": once a request's outcome is final
+/// (after rollbacks and the quota check), for every record whose stored version changed it
+/// retains the new version, then releases the old one (retain first, so bytes shared by both
+/// never touch 0), and then it releases the save's hold on every value it admitted, whether
+/// the save succeeded or failed. A save that failed therefore leaves nothing behind. Deleting
+/// a record, or a zone with its records, releases what they hold.
 ///
-/// Values whose file is not in this store's `assets/` directory (a client's file, or none)
-/// are ignored by `retain(_:)` and `release(_:)`.
+/// Values whose `fileChecksum` is not a stored file's name (a client's asset, or none) are
+/// ignored by `retain(_:)` and `release(_:)`.
 final class AssetStore: @unchecked Sendable {
     let root: URL
     private let files = FileManager.default
-    /// References per stored file name. Every change to a stored file (placing, deleting)
-    /// happens under this lock, so counts and files never disagree.
-    private let references = Mutex<[String: Int]>([:])
-    /// Called after a file's size was checked and before its bytes are read; a test hook.
-    private let afterSizeCheck: (@Sendable (URL) -> Void)?
+
+    /// An upload's hold on a stored file.
+    private struct Upload {
+        var name: String
+        var expires: Date
+    }
+
+    private struct State {
+        /// References per stored file name.
+        var references: [String: Int] = [:]
+        /// The holds of uploads not yet claimed, by upload serial.
+        var uploads: [UInt64: Upload] = [:]
+    }
+
+    /// Every change to a stored file (placing, deleting) happens under this lock, so counts
+    /// and files never disagree.
+    private let state = Mutex(State())
+    private let uploadSerials = Atomic<UInt64>(0)
 
     /// Creates an empty store in a new temporary directory.
-    ///
-    /// - Parameter afterSizeCheck: For tests: called with the asset file's URL after its
-    ///   size was checked and before its bytes are read, so a test can change the file in
-    ///   between.
-    init(afterSizeCheck: (@Sendable (URL) -> Void)? = nil) {
+    init() {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-\(UUID().uuidString)", isDirectory: true)
-        self.afterSizeCheck = afterSizeCheck
     }
 
     deinit {
@@ -59,27 +72,32 @@ final class AssetStore: @unchecked Sendable {
 
     /// Where stored files live.
     var assetsDirectory: URL { root.appendingPathComponent("assets", isDirectory: true) }
-    /// Where the read-only client copies live.
-    var downloadsDirectory: URL { root.appendingPathComponent("downloads", isDirectory: true) }
 
-    /// Copies the file of `asset` into the store and takes one reference to the stored file
-    /// for the caller (the save's hold; give it back with `release(_:)`).
+    // MARK: - Uploads
+
+    /// Stores uploaded bytes and takes one reference to the stored file for the upload (its
+    /// hold, given back by ``claim(upload:name:)`` or at `expires`).
     ///
-    /// The 50 MB limit is checked on the bytes actually read: the file is opened once, its
-    /// size checked on the open file, and at most 50 MB + 1 bytes are read from it, so a file
-    /// swapped or grown after the check is still refused or stored as it was checked.
-    ///
-    /// - Returns: The stored asset and its size in bytes.
-    /// - Throws: `assetFileNotFound` when the asset has no file or the file is not a readable
-    ///   regular file; `limitExceeded` when it holds more than 50 MB.
-    func store(_ asset: WireAsset, field: String, recordName: String) throws(WireError) -> (WireAsset, Int) {
-        guard let url = asset.fileURL else {
-            throw WireError(.assetFileNotFound, "the asset in field '\(field)' of record '\(recordName)' has no file URL")
+    /// - Returns: The stored file's name (the SHA-256 of `data` in hex: the asset's
+    ///   `fileChecksum`) and the upload's serial, which its receipt carries.
+    /// - Throws: `limitExceeded` for more than ``WireLimits/maximumAssetBytes`` bytes;
+    ///   `internalError` when the file cannot be written.
+    func storeUpload(_ data: Data, expires: Date) throws(WireError) -> (name: String, serial: UInt64) {
+        let limit = WireLimits.maximumAssetBytes
+        guard data.count <= limit else {
+            throw WireError(.limitExceeded, "the uploaded asset holds \(data.count) bytes; the limit is \(limit) (50 MB)")
         }
-        let data = try readCapped(url, field: field, recordName: recordName)
         let name = SHA256.hex(data)
         let stored = assetsDirectory.appendingPathComponent(name)
-        if takeReferenceIfStored(name, at: stored) { return (WireAsset(fileURL: stored), data.count) }
+        let serial = uploadSerials.add(1, ordering: .relaxed).newValue
+        let upload = Upload(name: name, expires: expires)
+        let heldAlready = state.withLock { state -> Bool in
+            guard state.references[name, default: 0] > 0, files.fileExists(atPath: stored.path) else { return false }
+            state.references[name, default: 0] += 1
+            state.uploads[serial] = upload
+            return true
+        }
+        if heldAlready { return (name, serial) }
 
         let staging = assetsDirectory.appendingPathComponent(".staging-\(UUID().uuidString)")
         do {
@@ -89,103 +107,73 @@ final class AssetStore: @unchecked Sendable {
             try? files.removeItem(at: staging)
             throw WireError(.internalError, "the server could not store an asset: \(error)")
         }
-        let renameError = references.withLock { references -> Int32? in
-            if references[name, default: 0] > 0, files.fileExists(atPath: stored.path) {
-                references[name, default: 0] += 1
+        let renameError = state.withLock { state -> Int32? in
+            if state.references[name, default: 0] > 0, files.fileExists(atPath: stored.path) {
                 try? files.removeItem(at: staging)
-                return nil
+            } else if rename(staging.path, stored.path) != 0 {
+                return errno
             }
-            guard rename(staging.path, stored.path) == 0 else { return errno }
-            references[name, default: 0] += 1
+            state.references[name, default: 0] += 1
+            state.uploads[serial] = upload
             return nil
         }
         if let renameError {
             try? files.removeItem(at: staging)
             throw WireError(.internalError, "the server could not store an asset: renaming its file failed (errno \(renameError))")
         }
-        return (WireAsset(fileURL: stored), data.count)
+        return (name, serial)
     }
 
-    /// Stores the files of every asset in the plain fields of `save` (lists walked), all or
-    /// nothing: when one cannot be stored, the references taken for the others are given
-    /// back before the error is thrown.
+    /// Takes one reference to the stored file `name` for a save (the save's hold): the hold
+    /// of the upload `serial` when it is still there (it moves to the save), otherwise a new
+    /// reference while the file is stored and referenced.
     ///
-    /// - Returns: The save with its assets pointing at the stored files; the caller holds one
-    ///   reference per asset value in it (give them back with `release(save.record)`).
-    func storeAssets(of save: WireRecordSave) throws(WireError) -> WireRecordSave {
-        var prepared = save
-        var held: [WireFieldValue] = []
-        do throws(WireError) {
-            for key in save.record.fields.keys.sorted() {
-                guard let value = save.record.fields[key], value.holdsAsset else { continue }
-                let stored = try storeAssets(in: value, field: key, recordName: save.record.recordID.recordName, held: &held)
-                prepared.record.fields[key] = stored
+    /// - Returns: false when the file is no longer stored.
+    func claim(upload serial: UInt64, name: String) -> Bool {
+        let stored = assetsDirectory.appendingPathComponent(name)
+        return state.withLock { state in
+            if let upload = state.uploads[serial], upload.name == name {
+                state.uploads[serial] = nil
+                return true
             }
-        } catch {
-            held.forEach(release)
-            throw error
-        }
-        return prepared
-    }
-
-    private func storeAssets(in value: WireFieldValue, field: String, recordName: String, held: inout [WireFieldValue]) throws(WireError) -> WireFieldValue {
-        switch value {
-        case .asset(let asset):
-            let stored = WireFieldValue.asset(try store(asset, field: field, recordName: recordName).0)
-            held.append(stored)
-            return stored
-        case .list(let values):
-            var stored: [WireFieldValue] = []
-            stored.reserveCapacity(values.count)
-            for element in values { stored.append(try storeAssets(in: element, field: field, recordName: recordName, held: &held)) }
-            return .list(stored)
-        default:
-            return value
-        }
-    }
-
-    /// The bytes of the regular file at `url`, at most the 50 MB limit.
-    private func readCapped(_ url: URL, field: String, recordName: String) throws(WireError) -> Data {
-        let notFound = WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' does not exist at \(url.path), or is not a regular file")
-        let limit = WireLimits.maximumAssetBytes
-        func tooLarge(_ size: String) -> WireError {
-            WireError(.limitExceeded, "the asset file of field '\(field)' of record '\(recordName)' holds \(size) bytes; the limit is \(limit) (50 MB)")
-        }
-        // Open without following a symbolic link and without blocking on a FIFO; everything
-        // after this reads the file that was opened, whatever happens to the path.
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else { throw notFound }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw notFound }
-        let size = Int(status.st_size)
-        guard size <= limit else { throw tooLarge("\(size)") }
-        afterSizeCheck?(url)
-
-        var data = Data()
-        data.reserveCapacity(size + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while data.count <= limit {
-            let wanted = min(chunk.count, limit + 1 - data.count)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw WireError(.assetFileNotFound, "the asset file of field '\(field)' of record '\(recordName)' could not be read at \(url.path) (errno \(errno))")
-            }
-            if count == 0 { break }
-            data.append(contentsOf: chunk[0..<count])
-        }
-        guard data.count <= limit else { throw tooLarge("more than \(limit)") }
-        return data
-    }
-
-    /// Takes one reference to the stored file `name` when it is stored and referenced already.
-    private func takeReferenceIfStored(_ name: String, at stored: URL) -> Bool {
-        references.withLock { references in
-            guard references[name, default: 0] > 0, files.fileExists(atPath: stored.path) else { return false }
-            references[name, default: 0] += 1
+            guard state.references[name, default: 0] > 0, files.fileExists(atPath: stored.path) else { return false }
+            state.references[name, default: 0] += 1
             return true
         }
+    }
+
+    /// Gives back the holds of uploads that expired at `now` and were never claimed.
+    func releaseExpiredUploads(now: Date) {
+        state.withLock { state in
+            let expired = state.uploads.filter { $0.value.expires <= now }
+            for (serial, upload) in expired {
+                state.uploads[serial] = nil
+                releaseReference(to: upload.name, in: &state)
+            }
+        }
+    }
+
+    /// The holds of uploads not yet claimed or expired, for tests.
+    var pendingUploadCount: Int {
+        state.withLock { $0.uploads.count }
+    }
+
+    // MARK: - Reading
+
+    /// The bytes of the stored file `name`, or nil when it is not stored (any more).
+    func contents(of name: String) -> Data? {
+        guard AssetStore.isStoredName(name) else { return nil }
+        let referenced = state.withLock { $0.references[name] != nil }
+        guard referenced else { return nil }
+        return try? Data(contentsOf: assetsDirectory.appendingPathComponent(name))
+    }
+
+    /// The size of the stored file of `asset`, 0 when it has none.
+    func size(of asset: WireAsset) -> Int {
+        guard let name = storedName(of: asset),
+              let size = try? files.attributesOfItem(atPath: assetsDirectory.appendingPathComponent(name).path)[.size] as? NSNumber
+        else { return 0 }
+        return size.intValue
     }
 
     // MARK: - Reference counting
@@ -196,26 +184,27 @@ final class AssetStore: @unchecked Sendable {
     /// record), so the files exist; see the type's documentation for the order.
     func retain(_ value: WireFieldValue) {
         forEachStoredFile(in: value) { name in
-            references.withLock { $0[name, default: 0] += 1 }
+            state.withLock { $0.references[name, default: 0] += 1 }
         }
     }
 
     /// Gives back one reference to the stored file of every asset in `value` (lists walked).
-    /// A file whose count drops to 0 is deleted with its client copy. Releasing a file that
-    /// holds no reference does nothing.
+    /// A file whose count drops to 0 is deleted. Releasing a file that holds no reference
+    /// does nothing.
     func release(_ value: WireFieldValue) {
         forEachStoredFile(in: value) { name in
-            references.withLock { references in
-                guard let count = references[name] else { return }
-                guard count <= 1 else {
-                    references[name] = count - 1
-                    return
-                }
-                references[name] = nil
-                try? files.removeItem(at: assetsDirectory.appendingPathComponent(name))
-                try? files.removeItem(at: downloadsDirectory.appendingPathComponent(name))
-            }
+            state.withLock { releaseReference(to: name, in: &$0) }
         }
+    }
+
+    private func releaseReference(to name: String, in state: inout State) {
+        guard let count = state.references[name] else { return }
+        guard count <= 1 else {
+            state.references[name] = count - 1
+            return
+        }
+        state.references[name] = nil
+        try? files.removeItem(at: assetsDirectory.appendingPathComponent(name))
     }
 
     /// `retain(_:)` for every plain and encrypted field of `record`.
@@ -233,12 +222,12 @@ final class AssetStore: @unchecked Sendable {
     /// The references to the stored file of `asset`: 0 when it is not stored here.
     func referenceCount(of asset: WireAsset) -> Int {
         guard let name = storedName(of: asset) else { return 0 }
-        return references.withLock { $0[name, default: 0] }
+        return state.withLock { $0.references[name, default: 0] }
     }
 
     /// The names of the stored files, for tests and invariant checks.
     var storedFileNames: Set<String> {
-        references.withLock { Set($0.keys) }
+        state.withLock { Set($0.references.keys) }
     }
 
     private func forEachStoredFile(in value: WireFieldValue, _ body: (String) -> Void) {
@@ -252,60 +241,14 @@ final class AssetStore: @unchecked Sendable {
         }
     }
 
-    /// The file name of `asset` when its file is one of this store's stored files.
+    /// The file name of `asset` when its checksum can name one of this store's files.
     private func storedName(of asset: WireAsset) -> String? {
-        guard let url = asset.fileURL, url.isFileURL else { return nil }
-        let name = url.lastPathComponent
-        guard !name.isEmpty, !name.hasPrefix("."),
-              url.deletingLastPathComponent().standardizedFileURL.path == assetsDirectory.standardizedFileURL.path
-        else { return nil }
+        guard let name = asset.fileChecksum, AssetStore.isStoredName(name) else { return nil }
         return name
     }
 
-    // MARK: - Client copies
-
-    /// A local copy of a stored asset for clients to read: one read-only file per stored file,
-    /// made again when it is missing or no longer matches, so the stored file is never handed
-    /// out and fetching the same asset again does not fill the disk. The copy is deleted with
-    /// the stored file; an asset whose file was deleted meanwhile comes back with no file.
-    func clientCopy(of asset: WireAsset) -> WireAsset {
-        guard let source = asset.fileURL else { return asset }
-        let directory = downloadsDirectory
-        let copy = directory.appendingPathComponent(source.lastPathComponent)
-        if files.fileExists(atPath: copy.path), files.contentsEqual(atPath: copy.path, andPath: source.path) {
-            return WireAsset(fileURL: copy)
-        }
-        // Copy to a name of its own, then rename over the shared name in one step, so a
-        // client reading the old copy keeps its file and concurrent fetches never collide.
-        let staging = directory.appendingPathComponent(".\(UUID().uuidString)")
-        do {
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            try files.copyItem(at: source, to: staging)
-            try files.setAttributes([.posixPermissions: 0o444], ofItemAtPath: staging.path)
-        } catch {
-            try? files.removeItem(at: staging)
-            return WireAsset(fileURL: nil)
-        }
-        // Rename under the lock, and only while the stored file is referenced (or was never
-        // counted), so a copy never outlives a stored file released meanwhile.
-        let renamed = references.withLock { references -> Bool in
-            if let name = storedName(of: asset), references[name] == nil { return false }
-            return rename(staging.path, copy.path) == 0
-        }
-        guard renamed else {
-            try? files.removeItem(at: staging)
-            return WireAsset(fileURL: nil)
-        }
-        return WireAsset(fileURL: copy)
-    }
-}
-
-extension AssetStore {
-    /// The size of a stored asset's file, 0 when it has none.
-    func size(of asset: WireAsset) -> Int {
-        guard let path = asset.fileURL?.path,
-              let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
-        else { return 0 }
-        return size.intValue
+    /// Whether `name` is shaped like a stored file's name: 64 lowercase hex digits.
+    static func isStoredName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 }

@@ -50,13 +50,13 @@ extension CloudServer {
             }
         }
 
-        // Copy the saves' asset files before any zone is locked, so large files never hold a
-        // zone up; a file that cannot be stored fails its save at its turn below. The request
-        // holds the stored files until the records that keep them are committed.
+        // Check the saves' asset receipts before any zone is locked; an asset refused fails
+        // its save at its turn below. The request holds the uploaded bytes until the records
+        // that keep them are committed.
         var prepared: [Int: Result<WireRecordSave, WireError>] = [:]
         for (index, save) in request.saves.enumerated()
         where saveResults[index] == nil && save.record.fields.values.contains(where: \.holdsAsset) {
-            prepared[index] = Result(catching: { () throws(WireError) -> WireRecordSave in try assets.storeAssets(of: save) })
+            prepared[index] = Result(catching: { () throws(WireError) -> WireRecordSave in try admitAssets(of: save, scope: scope) })
         }
         defer {
             for case .success(let save) in prepared.values { assets.release(save.record) }
@@ -272,7 +272,7 @@ extension CloudServer {
         guard let user = scope.userRecordName else { return }
         let store = batch.store
         batch.saveIndices.removeAll { index in
-            // The save as the server stored it: assets as its own content-named copies.
+            // The save as the server stored it: assets as their stored dictionaries.
             let save = (try? prepared[index]?.get()) ?? request.saves[index]
             guard let stored = store.record(named: save.record.recordID.recordName),
                   stored.record.lastModifiedUserRecordName == user,

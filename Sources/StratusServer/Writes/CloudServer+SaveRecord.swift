@@ -17,8 +17,8 @@ extension CloudServer {
     /// ``shareInfo(saving:over:in:_:)`` works out and never a parent; any other record keeps
     /// the `share` ``rootShare(of:over:in:_:)`` gives it, and its `shareInfo` is dropped.
     ///
-    /// - Parameter assetFailure: Why the files of the save's assets could not be stored,
-    ///   found by `AssetStore.storeAssets(of:)` before the zone was locked.
+    /// - Parameter assetFailure: Why the save's assets were refused, found by
+    ///   `admitAssets(of:scope:)` before the zone was locked.
     func apply(_ save: WireRecordSave, assetFailure: WireError?, to transaction: inout ZoneTransaction, _ context: SaveContext) -> Result<AppliedSave, WireError> {
         let incoming = save.record
         let name = incoming.recordID.recordName

@@ -45,15 +45,17 @@ extension WireReference {
     }
 }
 
+/// An asset in a client's archive: its local file's URL, the one thing `CKAsset` keeps
+/// (archives never cross a service; a fetched asset's checksum is not kept).
 extension WireAsset {
     package func write(to writer: inout BinaryWriter) {
-        writer.write(fileURL?.absoluteString)
+        writer.write(localFileURL?.absoluteString)
     }
 
     package static func read(from reader: inout BinaryReader) throws(BinaryFormatError) -> WireAsset {
-        guard let string = try reader.readOptionalString() else { return WireAsset(fileURL: nil) }
+        guard let string = try reader.readOptionalString() else { return WireAsset(localFileURL: nil) }
         guard let url = URL(string: string) else { throw BinaryFormatError("asset URL is not a URL") }
-        return WireAsset(fileURL: url)
+        return WireAsset(localFileURL: url)
     }
 }
 

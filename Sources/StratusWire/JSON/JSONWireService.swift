@@ -96,6 +96,23 @@ public struct JSONWireService: CloudService {
         try await relay(request, context: request.context) { (request) async throws(WireError) in try await wrapped.modifyRecords(request) }
     }
 
+    /// - SeeAlso: ``CloudService/uploadAssets(_:)``
+    public func uploadAssets(_ request: WireAssetsUploadRequest) async throws(WireError) -> WireAssetsUploadResponse {
+        try await relay(request, context: request.context) { (request) async throws(WireError) in try await wrapped.uploadAssets(request) }
+    }
+
+    /// - SeeAlso: ``CloudService/uploadAssetFile(_:)``
+    public func uploadAssetFile(_ request: WireAssetFileUploadRequest) async throws(WireError) -> WireAssetFileUploadResponse {
+        let crossed = try cross(request)
+        return try await answer { () async throws(WireError) in try await wrapped.uploadAssetFile(crossed) }
+    }
+
+    /// - SeeAlso: ``CloudService/downloadAssetFile(_:)``
+    public func downloadAssetFile(_ request: WireAssetFileDownloadRequest) async throws(WireError) -> WireAssetFileDownloadResponse {
+        let crossed = try cross(request)
+        return try await answer { () async throws(WireError) in try await wrapped.downloadAssetFile(crossed) }
+    }
+
     /// - SeeAlso: ``CloudService/queryRecords(_:)``
     public func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse {
         try await relay(request, context: request.context) { (request) async throws(WireError) in try await wrapped.queryRecords(request) }

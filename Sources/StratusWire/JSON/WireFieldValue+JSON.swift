@@ -219,7 +219,7 @@ private struct JSONShape: Decodable {
     let kind: WireFieldValue.Kind?
 
     private enum Keys: String, CodingKey {
-        case recordName, latitude, downloadURL, fileChecksum
+        case recordName, latitude, downloadURL, fileChecksum, receipt
     }
 
     init(from decoder: any Decoder) throws {
@@ -233,7 +233,7 @@ private struct JSONShape: Decodable {
             kind = .reference
         } else if object.contains(.latitude) {
             kind = .location
-        } else if object.contains(.downloadURL) || object.contains(.fileChecksum) {
+        } else if object.contains(.downloadURL) || object.contains(.fileChecksum) || object.contains(.receipt) {
             kind = .asset
         } else {
             kind = nil

@@ -96,29 +96,3 @@ extension WireLocation: Codable {
         )
     }
 }
-
-/// An asset. For now it crosses as its file's URL under CKWS's `downloadURL`, which only a
-/// service in the same process can read; CKWS's upload flow (`assets/upload` tokens, then the
-/// receipt in the record) replaces it when assets cross processes.
-extension WireAsset: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case downloadURL
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(fileURL?.absoluteString, forKey: .downloadURL)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let text = try container.decodeIfPresent(String.self, forKey: .downloadURL) else {
-            self.init(fileURL: nil)
-            return
-        }
-        guard let url = URL(string: text) else {
-            throw DecodingError.invalid(CodingKeys.downloadURL, in: container, "'\(text)' is not a URL")
-        }
-        self.init(fileURL: url)
-    }
-}

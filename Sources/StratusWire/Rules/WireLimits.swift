@@ -10,6 +10,12 @@ public enum WireLimits {
     public static let maximumDeleteSelfReferencesPerTarget = 750
     /// Bytes in one asset file: 50 MB, CloudKit Web Services' published limit.
     public static let maximumAssetBytes = 50 * 1_048_576
+    /// Upload tokens in one `assets/upload` request: 200, CloudKit Web Services' limit.
+    public static let maximumAssetUploadTokensPerRequest = 200
+    /// How long an asset upload URL, the receipt for bytes uploaded to it, and a download URL
+    /// stay valid, on the service's clock: 15 minutes, CloudKit Web Services' lifetime of an
+    /// upload URL (Stratus gives receipts and download URLs the same).
+    public static let assetUploadLifetime: Double = 15 * 60
     /// UTF-8 bytes in a record name, a zone name or a field key: 255.
     public static let maximumNameBytes = 255
 }

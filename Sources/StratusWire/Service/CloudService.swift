@@ -41,6 +41,31 @@ public protocol CloudService: Sendable {
     /// `records/modify`: saves and deletes records.
     func modifyRecords(_ request: WireRecordsModifyRequest) async throws(WireError) -> WireRecordsModifyResponse
 
+    /// `assets/upload`: URLs to upload assets' bytes to, one per requested field (and per asset
+    /// of a list), valid for ``WireLimits/assetUploadLifetime`` on the service's clock. A token
+    /// without a record name gets a new one (a UUID).
+    ///
+    /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
+    ///   ``CKErrorCode/limitExceeded`` for more than
+    ///   ``WireLimits/maximumAssetUploadTokensPerRequest`` tokens;
+    ///   ``CKErrorCode/invalidArguments`` for an invalid zone, record or field name.
+    func uploadAssets(_ request: WireAssetsUploadRequest) async throws(WireError) -> WireAssetsUploadResponse
+
+    /// Uploads an asset's bytes to a token's URL (a Stratus extension: CKWS `POST`s the bytes to
+    /// the URL) and answers the asset dictionary a save sends. Costs no request.
+    ///
+    /// - Throws: ``CKErrorCode/invalidArguments`` for a URL the service did not issue, or one
+    ///   that expired; ``CKErrorCode/limitExceeded`` for more than
+    ///   ``WireLimits/maximumAssetBytes`` bytes.
+    func uploadAssetFile(_ request: WireAssetFileUploadRequest) async throws(WireError) -> WireAssetFileUploadResponse
+
+    /// The bytes of a fetched asset, by its download URL (a Stratus extension: CKWS answers a
+    /// `GET` of the URL). Costs no request.
+    ///
+    /// - Throws: ``CKErrorCode/invalidArguments`` for a URL the service did not issue, or one
+    ///   that expired; ``CKErrorCode/assetNotAvailable`` when no record holds the bytes any more.
+    func downloadAssetFile(_ request: WireAssetFileDownloadRequest) async throws(WireError) -> WireAssetFileDownloadResponse
+
     /// `records/query`: one page of the records that match a query.
     func queryRecords(_ request: WireQueryRequest) async throws(WireError) -> WireQueryResponse
 

@@ -92,7 +92,7 @@ extension WireFieldValue {
 
 extension WireFieldValue: CustomStringConvertible {
     /// The value as a developer reads it: `"text"`, `12`, `2.5`, a date, `<3 bytes>`, a
-    /// reference's record name, an asset's file, or a bracketed list. A date that is not a
+    /// reference's record name, an asset's local file or checksum, or a bracketed list. A date that is not a
     /// number (which no record holds) reads `date(nan)`: Foundation's description of such a
     /// date traps on Linux.
     public var description: String {
@@ -104,7 +104,7 @@ extension WireFieldValue: CustomStringConvertible {
         case .date(let value): "\(value)"
         case .bytes(let value): "<\(value.count) bytes>"
         case .reference(let value): "->\(value.recordID.recordName)\(value.action == .deleteSelf ? " (deleteSelf)" : "")"
-        case .asset(let value): "asset(\(value.fileURL?.path ?? "no file"))"
+        case .asset(let value): "asset(\(value.localFileURL?.path ?? value.fileChecksum ?? "no file"))"
         case .location(let value): "\(value)"
         case .list(let values): "[\(values.map(\.description).joined(separator: ", "))]"
         }

@@ -43,7 +43,7 @@ final class WireValuesJSONTests: XCTestCase {
             .bytes(Data()), .bytes(Data(0..<255)),
             .location(WireLocation(latitude: 48.85, longitude: 2.35, altitude: 35, horizontalAccuracy: 5, verticalAccuracy: 3, course: 90, speed: 1.5, timestamp: dates[3])),
             .reference(WireReference(recordID: WireRecordID(recordName: "r"), action: .none)),
-            .asset(WireAsset(fileURL: URL(fileURLWithPath: "/tmp/photo.jpg"))),
+            .asset(WireAsset(fileChecksum: "c0ffee", size: 12, receipt: "r-1")), .asset(WireAsset(fileChecksum: "c0ffee", size: 12, downloadURL: "https://cvws.icloud-content.com/B/c0ffee/${f}")),
             .list(dates.map(WireFieldValue.date)), .list([.int64(1), .int64(2)]), .list([.double(1), .double(2.5)]),
         ]
         values += dates.map(WireFieldValue.date)
