@@ -61,6 +61,19 @@ struct JSONField<Root, Value>: Sendable {
         }
     }
 
+    /// Bytes as a standard base64 string that must be there (an asset's contents).
+    static func data(_ key: String, _ property: KeyPath<Root, Data> & Sendable) -> Self where Value == Data {
+        JSONField(key: JSONKey(key)) { root, container, key in
+            try container.encode(root[keyPath: property].base64EncodedString(), forKey: key)
+        } read: { container, key, _ in
+            let text = try container.decode(String.self, forKey: key)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.invalid(key, in: container, "'\(text.prefix(40))' is not a base64 string")
+            }
+            return data
+        }
+    }
+
     /// A results limit: left out when it is 0 (the server chooses), and 0 when missing.
     static func limit(_ key: String, _ property: KeyPath<Root, Int> & Sendable) -> Self where Value == Int {
         JSONField(key: JSONKey(key)) { root, container, key in
