@@ -238,20 +238,23 @@ struct AssetDownloads {
     /// The answer with its records' assets as local files.
     mutating func localize(_ response: WireRecordsLookupResponse) async -> WireRecordsLookupResponse {
         var localized = response
-        for index in localized.results.indices {
-            if case .success(let record) = localized.results[index].result {
-                localized.results[index].result = .success(await localize(record))
-            }
-        }
+        localized.results = await localize(response.results)
         return localized
     }
 
     /// The answer with its records' assets as local files.
     mutating func localize(_ response: WireRecordsModifyResponse) async -> WireRecordsModifyResponse {
         var localized = response
-        for index in localized.saveResults.indices {
-            if case .success(let record) = localized.saveResults[index].result {
-                localized.saveResults[index].result = .success(await localize(record))
+        localized.saveResults = await localize(response.saveResults)
+        return localized
+    }
+
+    /// Per-item results with the records' assets as local files.
+    private mutating func localize<ID>(_ results: [WireItemResult<ID, WireRecord>]) async -> [WireItemResult<ID, WireRecord>] {
+        var localized = results
+        for index in localized.indices {
+            if case .success(let record) = localized[index].result {
+                localized[index].result = .success(await localize(record))
             }
         }
         return localized
