@@ -198,7 +198,7 @@ struct AssetDownloads {
 
     /// `record` with every asset's local copy as its file.
     mutating func localize(_ record: WireRecord) async -> WireRecord {
-        guard record.fields.values.contains(where: \.holdsAsset) else { return record }
+        guard record.holdsAsset else { return record }
         var localized = record
         for key in record.fields.keys.sorted() {
             guard let value = record.fields[key], value.holdsAsset else { continue }
@@ -251,6 +251,7 @@ struct AssetDownloads {
 
     /// Per-item results with the records' assets as local files.
     private mutating func localize<ID>(_ results: [WireItemResult<ID, WireRecord>]) async -> [WireItemResult<ID, WireRecord>] {
+        guard results.contains(where: { (try? $0.result.get())?.holdsAsset == true }) else { return results }
         var localized = results
         for index in localized.indices {
             if case .success(let record) = localized[index].result {
@@ -262,6 +263,7 @@ struct AssetDownloads {
 
     /// The answer with its records' assets as local files.
     mutating func localize(_ response: WireQueryResponse) async -> WireQueryResponse {
+        guard response.records.contains(where: \.holdsAsset) else { return response }
         var localized = response
         for index in localized.records.indices { localized.records[index] = await localize(localized.records[index]) }
         return localized
@@ -269,6 +271,7 @@ struct AssetDownloads {
 
     /// The answer with its records' assets as local files.
     mutating func localize(_ response: WireRecordChangesResponse) async -> WireRecordChangesResponse {
+        guard response.changed.contains(where: \.holdsAsset) else { return response }
         var localized = response
         for index in localized.changed.indices { localized.changed[index] = await localize(localized.changed[index]) }
         return localized
@@ -279,5 +282,13 @@ extension CKOperation {
     /// Where the assets of the records this operation receives are kept.
     var assetCache: AssetCache {
         runDatabase.container.device.assetCache
+    }
+}
+
+extension WireRecord {
+    /// Whether a plain field of the record holds an asset (lists walked): what has bytes to
+    /// download.
+    fileprivate var holdsAsset: Bool {
+        fields.values.contains(where: \.holdsAsset)
     }
 }
