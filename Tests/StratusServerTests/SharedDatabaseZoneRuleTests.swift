@@ -91,4 +91,28 @@ final class SharedDatabaseZoneRuleTests: ShareTestCase {
             XCTAssertEqual(failure(lookup.results.first?.result)?.code, .zoneNotFound, "\(zoneID)")
         }
     }
+
+    /// A change fetch from a token that is not one of the server's, for an owner's zone the
+    /// caller does not see, is `invalidArguments` whether the zone exists or not: the token is
+    /// checked before the zone is looked for, so its answer tells nothing of the zone.
+    func testAChangeFetchWithAForgedTokenSaysTheSameWhetherAnotherOwnersZoneExists() async throws {
+        try await makeZone()
+        try await modify([item("party")])
+        let johnsName = server.userRecordName(account: "john", containerIdentifier: identifier)
+        let context = rawContext(mary)
+        for zoneID in [WireZoneID(zoneName: party.zoneName, ownerName: johnsName), WireZoneID(zoneName: "Nowhere", ownerName: johnsName)] {
+            do {
+                _ = try await server.recordChanges(WireRecordChangesRequest(context: context, zoneID: zoneID, sinceToken: Array(repeating: 7, count: 48)))
+                XCTFail("a forged token fetched the changes of \(zoneID)")
+            } catch {
+                XCTAssertEqual(error.code, .invalidArguments, "\(zoneID): \(error)")
+            }
+            do {
+                _ = try await server.recordChanges(WireRecordChangesRequest(context: context, zoneID: zoneID))
+                XCTFail("a fetch from nil read \(zoneID)")
+            } catch {
+                XCTAssertEqual(error.code, .zoneNotFound, "\(zoneID): \(error)")
+            }
+        }
+    }
 }

@@ -17,11 +17,12 @@ extension CloudServer {
     /// A change is a write of the share record by the server, in the owner's zone, through the
     /// one write path: a new change tag and modification date, the accepting user as last
     /// modifier, an entry in the zone's change history, the bytes charged to the owner's
-    /// storage (`quotaExceeded` when the owner's quota has no room for them), and the owner's
-    /// subscriptions fired. Like any write to a shared zone, it is then logged in the shared
-    /// databases of the zone's participants (``noteSharedAudience(owner:before:after:changes:stores:container:originator:)``):
-    /// the zone appears in the accepting user's shared database, and is changed in the shared
-    /// database of everyone whose shares cover the share record; their subscriptions there fire.
+    /// storage (`quotaExceeded` when the owner's quota has no room for them). It is published as
+    /// every write is (``perform(_:locking:held:_:)``): first in the shared databases of the
+    /// zone's participants (``noteSharedAudience(owner:before:after:changes:stores:container:originator:)``),
+    /// where the zone appears in the accepting user's shared database and is changed in the
+    /// shared database of everyone whose shares cover the share record, and their
+    /// subscriptions there fire; then the owner's subscriptions fire.
     /// (CloudKit documents neither detail; these are what a participant's
     /// `CKFetchDatabaseChangesOperation` and `CKDatabaseSubscription` need to see the zone
     /// appear and its share change.)

@@ -14,11 +14,18 @@ extension CloudServer {
         try refusePublicDatabase(scope)
         let database = try scope.databaseForReading()
         if let error = WireValidation.checkZoneName(request.zoneID.zoneName) { throw error }
+        // In the shared database the token is checked before the zone is looked for: what a
+        // caller hears of a zone they may not see must not depend on whether it exists.
+        var since: ChangeToken?
+        if database.scope == .shared {
+            if let refusal = scope.refusalInSharedDatabase(of: request.zoneID) { throw refusal }
+            since = try openToken(request.sinceToken, scope: scope, zoneID: request.zoneID)
+        }
         let view = try view(of: request.zoneID, in: database, scope: scope)
         guard view.store.zone.capabilities.contains(.fetchChanges) else {
             throw WireError(.invalidArguments, "zone '\(request.zoneID.zoneName)' does not support fetching changes (the default zone never does)")
         }
-        let since = try openToken(request.sinceToken, scope: scope, zoneID: view.zoneID)
+        if database.scope != .shared { since = try openToken(request.sinceToken, scope: scope, zoneID: view.zoneID) }
         return try changes(of: view, since: since, request)
     }
 

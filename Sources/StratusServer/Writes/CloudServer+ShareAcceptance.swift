@@ -70,9 +70,6 @@ extension CloudServer {
         updated.record.changeTag = nextChangeTag()
         updated.record.modificationDate = location.zone.database.nextDate(now: clock.now)
         updated.record.lastModifiedUserRecordName = caller.userRecordName
-        // The accepting user's shared database must be found by their user record name, even
-        // for a share of another container than the request's, before the write is published.
-        location.container.noteAccount(account, userRecordName: caller.userRecordName)
         let write = Write(
             to: location.zone.database, in: location.container, by: WriteOrigin(viewer, operationID: operationID),
             owner: location.zone.ownerUserRecordName, ledger: .account(location.zone.ownerAccount),
@@ -85,6 +82,10 @@ extension CloudServer {
                 var transaction = ZoneTransaction(store: location.store)
                 transaction.set(updated, named: location.shareName.string)
                 write.stage(transaction, for: location.zone.ownerZoneID)
+                // The accepting user's shared database must be found by their user record
+                // name, even for a share of another container than the request's, when the
+                // write is published; a refused acceptance notes nothing.
+                write.whenCommitted { location.container.noteAccount(account, userRecordName: caller.userRecordName) }
             }
         } catch {
             return .failure(error)

@@ -67,6 +67,8 @@ struct Write {
     private(set) var removedAudiences: [[WireZoneID: Set<String>]] = []
     /// The storage that removed zones gave back.
     private(set) var freedBytes = 0
+    /// What runs once the write is committed, before it is published.
+    private var commitSteps: [() -> Void] = []
 
     init(
         to database: DatabaseStore,
@@ -94,6 +96,12 @@ struct Write {
         staged.append((zoneID, transaction))
     }
 
+    /// Runs `step` once the write is committed (never when it fails), before the observers
+    /// hear of it: for what the observers need to find, such as a new participant's account.
+    mutating func whenCommitted(_ step: @escaping () -> Void) {
+        commitSteps.append(step)
+    }
+
     /// Creates the custom zone `zoneID` unless it exists.
     mutating func createZone(_ zoneID: WireZoneID, capabilities: WireZone.Capabilities) -> WireZone {
         let (zone, created) = database.createZone(zoneID, capabilities: capabilities)
@@ -101,8 +109,9 @@ struct Write {
         return zone
     }
 
-    /// Removes the zone `zoneID` with its records, for `reason`. Call it for a zone the write
-    /// has not locked.
+    /// Removes the zone `zoneID` with its records, for `reason`, at once: a removal is not
+    /// rolled back, so a write that removes zones stages no transaction (and its charge, the
+    /// storage given back, cannot fail). Call it for a zone the write has not locked.
     ///
     /// - Returns: Whether the zone existed.
     mutating func removeZone(_ zoneID: WireZoneID, reason: WireZoneDeletionReason = .deleted, assets: AssetStore) -> Bool {
@@ -119,7 +128,8 @@ struct Write {
         return true
     }
 
-    /// Commits the staged transactions in order, and says what changed.
+    /// Commits the staged transactions in order, runs the steps that wait for the commit, and
+    /// says what changed.
     fileprivate mutating func commitStaged(assets: AssetStore) -> DatabaseEvents {
         var events = DatabaseEvents(zoneChanges: zoneChanges)
         for index in staged.indices {
@@ -127,6 +137,7 @@ struct Write {
             events.recordChanges.append((staged[index].zoneID, committed))
         }
         staged = []
+        commitSteps.forEach { $0() }
         return events
     }
 
@@ -139,7 +150,8 @@ struct Write {
 extension CloudServer {
     /// Runs `body` as one write through the pipeline (see the top of this file): with
     /// `stores` locked, then charges, commits and publishes what it staged. When `body`
-    /// throws, what it staged is rolled back and nothing is published.
+    /// throws, what it staged is rolled back and nothing is published; a transaction it changed
+    /// and had not staged yet is its own to roll back.
     ///
     /// - Parameter held: Zones the write changes that the caller has locked already.
     func perform<T>(_ write: Write, locking stores: [ZoneStore] = [], held: [ZoneStore] = [], _ body: (inout Write) throws(WireError) -> T) throws(WireError) -> T {
