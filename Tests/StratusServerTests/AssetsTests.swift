@@ -104,6 +104,30 @@ final class AssetsTests: ServerTestCase {
         XCTAssertEqual(try Data(contentsOf: url), original)
     }
 
+    /// The server's record a conflict carries has its assets downloaded like any fetched
+    /// record's, so an app merging from it can read them.
+    func testTheServerRecordOfAConflictHasItsAssetsAsLocalFiles() async throws {
+        let source = try file("photo.jpg", original)
+        let phone = device("john").privateCloudDatabase
+        let laptop = device("john").privateCloudDatabase
+        let saved = try await phone.save(photo("p", asset: CKAsset(fileURL: source)))
+        let stale = try XCTUnwrap(saved.copy() as? CKRecord)
+        let newer = try await laptop.record(for: saved.recordID)
+        newer["title"] = "from the laptop"
+        _ = try await laptop.save(newer)
+
+        stale["title"] = "from the phone"
+        do {
+            _ = try await phone.save(stale)
+            XCTFail("a save over a newer record succeeded")
+        } catch let error as CKError {
+            XCTAssertEqual(error.code, .serverRecordChanged)
+            let server = try XCTUnwrap(error.serverRecord)
+            let url = try XCTUnwrap((server["image"] as? CKAsset)?.fileURL, "the conflict's server record has no local file for its asset")
+            XCTAssertEqual(try Data(contentsOf: url), original)
+        }
+    }
+
     func testAssetsInAListAreCopied() async throws {
         let first = try file("one.txt", Data("one".utf8))
         let second = try file("two.txt", Data("two".utf8))

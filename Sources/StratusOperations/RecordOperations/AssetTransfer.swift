@@ -249,13 +249,26 @@ struct AssetDownloads {
         return localized
     }
 
-    /// Per-item results with the records' assets as local files.
+    /// Per-item results with the records' assets as local files: each record fetched or
+    /// saved, and the server's record a conflict (`serverRecordChanged`) carries, which an app
+    /// merges from as from any fetched record.
     private mutating func localize<ID>(_ results: [WireItemResult<ID, WireRecord>]) async -> [WireItemResult<ID, WireRecord>] {
-        guard results.contains(where: { (try? $0.result.get())?.holdsAsset == true }) else { return results }
+        func record(of result: Result<WireRecord, WireError>) -> WireRecord? {
+            switch result {
+            case .success(let record): record
+            case .failure(let error): error.serverRecord
+            }
+        }
+        guard results.contains(where: { record(of: $0.result)?.holdsAsset == true }) else { return results }
         var localized = results
         for index in localized.indices {
-            if case .success(let record) = localized[index].result {
+            switch localized[index].result {
+            case .success(let record):
                 localized[index].result = .success(await localize(record))
+            case .failure(var error):
+                guard let server = error.serverRecord, server.holdsAsset else { continue }
+                error.serverRecord = await localize(server)
+                localized[index].result = .failure(error)
             }
         }
         return localized
