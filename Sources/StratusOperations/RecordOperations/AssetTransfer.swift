@@ -249,6 +249,17 @@ struct AssetDownloads {
         return localized
     }
 
+    /// Share metadata with the assets of each root record fetched with it as local files.
+    mutating func localize<ID>(_ results: [WireItemResult<ID, WireShareMetadata>]) async -> [WireItemResult<ID, WireShareMetadata>] {
+        var localized = results
+        for index in localized.indices {
+            guard case .success(var metadata) = localized[index].result, let root = metadata.rootRecord, root.holdsAsset else { continue }
+            metadata.rootRecord = await localize(root)
+            localized[index].result = .success(metadata)
+        }
+        return localized
+    }
+
     /// Per-item results with the records' assets as local files: each record fetched or
     /// saved, and the server's record a conflict (`serverRecordChanged`) carries, which an app
     /// merges from as from any fetched record.

@@ -84,10 +84,12 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
     override func run() async {
         let urls = shareURLs ?? []
         let request = (urls: urls.map(\.absoluteString), root: shouldFetchRootRecord, keys: rootRecordDesiredKeys)
+        let cache = assetCache
         await lookUp(urls, { service, context async throws(WireError) in
-            try await service.lookupShareMetadata(WireShareMetadataLookupRequest(
+            var downloads = AssetDownloads(service: service, cache: cache)
+            return await downloads.localize(try await service.lookupShareMetadata(WireShareMetadataLookupRequest(
                 context: context, shareURLs: request.urls, shouldFetchRootRecord: request.root, rootRecordDesiredKeys: request.keys
-            )).results
+            )).results)
         }, making: CKShare.Metadata.init(wire:), through: deliverResults)
     }
 

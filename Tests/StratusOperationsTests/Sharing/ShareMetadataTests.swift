@@ -159,6 +159,25 @@ final class ShareMetadataTests: SharingTestCase {
         XCTAssertNil(try XCTUnwrap(none.first).1.get().rootRecord, "desired keys alone do not ask for the root")
     }
 
+    /// A root record fetched with the metadata has its assets downloaded like any fetched
+    /// record's.
+    func testTheRootRecordsAssetsArriveAsLocalFiles() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("poster-\(UUID().uuidString).txt")
+        try Data("come one, come all".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let root = party()
+        root["poster"] = CKAsset(fileURL: file)
+        let share = try await share(root)
+        let operation = CKFetchShareMetadataOperation(shareURLs: [try url(of: share)])
+        operation.shouldFetchRootRecord = true
+
+        let (results, _, _) = await run(operation, on: mary)
+
+        let fetchedRoot = try XCTUnwrap(try XCTUnwrap(results.first).1.get().rootRecord)
+        let local = try XCTUnwrap((fetchedRoot["poster"] as? CKAsset)?.fileURL, "the root record's asset has no local file")
+        XCTAssertEqual(try Data(contentsOf: local), Data("come one, come all".utf8))
+    }
+
     func testAZoneWideShareHasNoHierarchicalRoot() async throws {
         let share = try await shareZone(permission: .readWrite)
         let operation = CKFetchShareMetadataOperation(shareURLs: [try url(of: share)])
