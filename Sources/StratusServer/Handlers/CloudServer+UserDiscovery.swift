@@ -33,20 +33,29 @@ extension CloudServer {
 
     /// - SeeAlso: ``CloudService/applicationPermissionStatus(_:)``
     public func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
-        let scope = try await begin(request.context, .applicationPermissionStatus)
-        let account = try scope.requireAccount().account
-        try Self.checkPermission(request.permission)
-        let container = scope.container.identifier
-        return registry.withLock { $0.people.discoverabilityStatus(of: account, in: container) }
+        try await discoverability(request, .applicationPermissionStatus) { people, account, container in
+            people.discoverabilityStatus(of: account, in: container)
+        }
     }
 
     /// - SeeAlso: ``CloudService/requestApplicationPermission(_:)``
     public func requestApplicationPermission(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus {
-        let scope = try await begin(request.context, .requestApplicationPermission)
+        try await discoverability(request, .requestApplicationPermission) { people, account, container in
+            people.requestDiscoverability(of: account, in: container)
+        }
+    }
+
+    /// Answers an application-permission request with `body`, given the caller's account and
+    /// container, once the request passed the gate and names a permission the server knows.
+    private func discoverability(
+        _ request: WireApplicationPermissionRequest, _ endpoint: RecordedRequest.Endpoint,
+        _ body: (inout PeopleDirectory, String, String) -> WireApplicationPermissionStatus
+    ) async throws(WireError) -> WireApplicationPermissionStatus {
+        let scope = try await begin(request.context, endpoint)
         let account = try scope.requireAccount().account
         try Self.checkPermission(request.permission)
         let container = scope.container.identifier
-        return registry.withLock { $0.people.requestDiscoverability(of: account, in: container) }
+        return registry.withLock { body(&$0.people, account, container) }
     }
 
     /// Refuses an empty permission set and bits the server does not know.

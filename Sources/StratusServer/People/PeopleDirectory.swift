@@ -102,16 +102,7 @@ struct PeopleDirectory: Sendable {
         in containerIdentifier: String,
         userRecordName: (String) -> String
     ) -> WireUserIdentity? {
-        let account: String?
-        if let email = info.emailAddress {
-            account = self.account(withEmail: email)
-        } else if let phone = info.phoneNumber {
-            account = self.account(withPhone: phone)
-        } else if let recordID = info.userRecordID, recordID.zoneID.isDefaultZone {
-            account = discoverableAccounts(in: containerIdentifier).first { userRecordName($0).hasSameUTF8Bytes(as: recordID.recordName) }
-        } else {
-            account = nil
-        }
+        let account = self.account(for: info, among: discoverableAccounts(in: containerIdentifier), userRecordName: userRecordName)
         guard let account, discoverabilityStatus(of: account, in: containerIdentifier) == .granted else { return nil }
         return WireUserIdentity(
             userRecordName: userRecordName(account),
@@ -135,17 +126,7 @@ struct PeopleDirectory: Sendable {
         accounts: Set<String>,
         userRecordName: (String) -> String
     ) -> WireUserIdentity {
-        let account: String?
-        if let email = info.emailAddress {
-            account = self.account(withEmail: email)
-        } else if let phone = info.phoneNumber {
-            account = self.account(withPhone: phone)
-        } else if let recordID = info.userRecordID, recordID.zoneID.isDefaultZone {
-            account = accounts.sorted().first { userRecordName($0).hasSameUTF8Bytes(as: recordID.recordName) }
-        } else {
-            account = nil
-        }
-        guard let account else {
+        guard let account = account(for: info, among: accounts.sorted(), userRecordName: userRecordName) else {
             return WireUserIdentity(userRecordName: nil, lookupInfo: info, nameComponents: nil, hasiCloudAccount: false)
         }
         let discoverable = discoverabilityStatus(of: account, in: containerIdentifier) == .granted
@@ -200,6 +181,15 @@ struct PeopleDirectory: Sendable {
             }
         }
         return identities
+    }
+
+    /// The account `info` names: by email address, phone number, or user record ID (in the
+    /// default zone) among `candidates`.
+    private func account(for info: WireUserLookupInfo, among candidates: [String], userRecordName: (String) -> String) -> String? {
+        if let email = info.emailAddress { return account(withEmail: email) }
+        if let phone = info.phoneNumber { return account(withPhone: phone) }
+        guard let recordID = info.userRecordID, recordID.zoneID.isDefaultZone else { return nil }
+        return candidates.first { userRecordName($0).hasSameUTF8Bytes(as: recordID.recordName) }
     }
 
     private func account(withEmail email: String) -> String? {
