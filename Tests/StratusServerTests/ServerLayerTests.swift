@@ -19,7 +19,7 @@ final class ServerLayerTests: XCTestCase {
         "Reads": ["Gate", "Query", "Storage", "Rules", "People", "Support"],
         "Publishing": ["Gate", "Storage", "Rules", "People", "Support"],
         "Gate": ["Storage", "Rules", "People", "Support"],
-        "Query": ["Storage", "Rules", "Support"],
+        "Query": ["Storage", "Rules", "People", "Support"],
         "Storage": ["Rules", "People", "Support"],
         "Rules": ["People", "Support"],
         "People": ["Support"],
