@@ -39,6 +39,18 @@ enum JSONItems {
         return results
     }
 
+    // MARK: - Results whose values carry their own ID
+
+    /// Records: `recordName` and `zoneID` beside, `stratusRecordID` when the record's differs.
+    static var records: JSONOwnIDResults<WireRecordID, WireRecord> {
+        JSONOwnIDResults(ownIDKey: JSONKey("stratusRecordID"), ownID: \.recordID, encodeID: JSONItems.encodeRecordID, decodeID: JSONItems.decodeRecordID)
+    }
+
+    /// Zones: `zoneID` beside, `stratusZoneID` when the zone's differs.
+    static var zones: JSONOwnIDResults<WireZoneID, WireZone> {
+        JSONOwnIDResults(ownIDKey: JSONKey("stratusZoneID"), ownID: \.zoneID, encodeID: JSONItems.encodeZoneID, decodeID: JSONItems.decodeZoneID)
+    }
+
     // MARK: - ID keys
 
     /// A record's ID: `recordName` and `zoneID`.
@@ -145,6 +157,39 @@ enum JSONOperations {
             }
         }
         return (saves, deletes)
+    }
+}
+
+/// Per-item results whose successes carry an ID of their own (records, zones): the value's
+/// own ID, when it is not the item's byte for byte (a server may name the owner as it knows
+/// it), goes beside the value's dictionary under a Stratus extension key (`stratusRecordID`,
+/// `stratusZoneID`).
+struct JSONOwnIDResults<ID: Codable & Hashable & Sendable, Value: Codable & Sendable> {
+    let ownIDKey: JSONKey
+    let ownID: WritableKeyPath<Value, ID>
+    let encodeID: (ID, any Encoder) throws -> Void
+    let decodeID: (any Decoder) throws -> ID
+
+    /// Writes `results` into `container`.
+    func encode(_ results: [WireItemResult<ID, Value>], into container: inout any UnkeyedEncodingContainer) throws {
+        let paired = results.map { item in WireItemResult(id: item.id, result: item.result.map { (item.id, $0) }) }
+        try JSONItems.encode(paired, into: &container, id: encodeID) { pair, encoder in
+            let (itemID, value) = pair
+            try value.encode(to: encoder)
+            if value[keyPath: ownID] != itemID {
+                var keyed = encoder.container(keyedBy: JSONKey.self)
+                try keyed.encode(value[keyPath: ownID], forKey: ownIDKey)
+            }
+        }
+    }
+
+    /// Reads a value that ``encode(_:into:)`` wrote.
+    func decodeValue(from decoder: any Decoder) throws -> Value {
+        var value = try Value(from: decoder)
+        if let own = try decoder.container(keyedBy: JSONKey.self).decodeIfPresent(ID.self, forKey: ownIDKey) {
+            value[keyPath: ownID] = own
+        }
+        return value
     }
 }
 

@@ -91,12 +91,12 @@ extension WireRecordsLookupRequest: Codable {
 extension WireRecordsLookupResponse: Codable {
     public func encode(to encoder: any Encoder) throws {
         var items = JSONKey.list(under: "records", of: encoder)
-        try JSONRecordResults.encode(results, into: &items)
+        try JSONItems.records.encode(results, into: &items)
     }
 
     public init(from decoder: any Decoder) throws {
         var items = try JSONKey.list(under: "records", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeRecordID, value: JSONRecordResults.decodeRecord))
+        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeRecordID, value: JSONItems.records.decodeValue))
     }
 }
 
@@ -283,7 +283,7 @@ extension WireRecordsModifyRequest: Codable {
 extension WireRecordsModifyResponse: Codable {
     public func encode(to encoder: any Encoder) throws {
         var items = JSONKey.list(under: "records", of: encoder)
-        try JSONRecordResults.encode(saveResults, into: &items)
+        try JSONItems.records.encode(saveResults, into: &items)
         try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "forceDelete", into: &items, id: JSONItems.encodeRecordID)
     }
 
@@ -294,38 +294,9 @@ extension WireRecordsModifyResponse: Codable {
             saveTypes: WireRecordsModifyRequest.saveTypes,
             deleteTypes: WireRecordsModifyRequest.deleteTypes,
             id: JSONItems.decodeRecordID,
-            value: JSONRecordResults.decodeRecord
+            value: JSONItems.records.decodeValue
         )
         self.init(saveResults: saves, deleteResults: deletes)
-    }
-}
-
-/// Per-record results whose successes are records (``JSONItems`` with `recordName` and
-/// `zoneID`): the record's own ID, when it is not the item's byte for byte, goes under the
-/// Stratus extension `stratusRecordID`.
-enum JSONRecordResults {
-    private static let ownIDKey = JSONKey("stratusRecordID")
-
-    /// Writes `results` into `container`.
-    static func encode(_ results: [WireItemResult<WireRecordID, WireRecord>], into container: inout any UnkeyedEncodingContainer) throws {
-        let paired = results.map { item in WireItemResult(id: item.id, result: item.result.map { (item.id, $0) }) }
-        try JSONItems.encode(paired, into: &container, id: JSONItems.encodeRecordID) { pair, encoder in
-            let (itemID, record) = pair
-            try record.encode(to: encoder)
-            if record.recordID != itemID {
-                var keyed = encoder.container(keyedBy: JSONKey.self)
-                try keyed.encode(record.recordID, forKey: ownIDKey)
-            }
-        }
-    }
-
-    /// Reads a record that ``encode(_:into:)`` wrote.
-    static func decodeRecord(from decoder: any Decoder) throws -> WireRecord {
-        var record = try WireRecord(from: decoder)
-        if let ownID = try decoder.container(keyedBy: JSONKey.self).decodeIfPresent(WireRecordID.self, forKey: ownIDKey) {
-            record.recordID = ownID
-        }
-        return record
     }
 }
 

@@ -16,12 +16,12 @@ extension WireZonesLookupRequest: Codable {
 extension WireZonesLookupResponse: Codable {
     public func encode(to encoder: any Encoder) throws {
         var items = JSONKey.list(under: "zones", of: encoder)
-        try JSONZoneResults.encode(results, into: &items)
+        try JSONItems.zones.encode(results, into: &items)
     }
 
     public init(from decoder: any Decoder) throws {
         var items = try JSONKey.list(under: "zones", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone))
+        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeZoneID, value: JSONItems.zones.decodeValue))
     }
 }
 
@@ -84,42 +84,16 @@ extension WireZonesModifyRequest: Codable {
 extension WireZonesModifyResponse: Codable {
     public func encode(to encoder: any Encoder) throws {
         var items = JSONKey.list(under: "zones", of: encoder)
-        try JSONZoneResults.encode(saveResults, into: &items)
+        try JSONItems.zones.encode(saveResults, into: &items)
         try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "delete", into: &items, id: JSONItems.encodeZoneID)
     }
 
     public init(from decoder: any Decoder) throws {
         var items = try JSONKey.list(under: "zones", of: decoder)
         let (saves, deletes) = try JSONSavesThenDeletes.decode(
-            from: &items, saveTypes: ["create"], deleteTypes: ["delete"], id: JSONItems.decodeZoneID, value: JSONZoneResults.decodeZone
+            from: &items, saveTypes: ["create"], deleteTypes: ["delete"], id: JSONItems.decodeZoneID, value: JSONItems.zones.decodeValue
         )
         self.init(saveResults: saves, deleteResults: deletes)
     }
 }
 
-/// Per-zone results whose successes are zones (``JSONItems`` with `zoneID`): the zone's own
-/// ID, when it is not the item's byte for byte, goes under the Stratus extension
-/// `stratusZoneID`.
-private enum JSONZoneResults {
-    static let ownIDKey = JSONKey("stratusZoneID")
-
-    static func encode(_ results: [WireItemResult<WireZoneID, WireZone>], into container: inout any UnkeyedEncodingContainer) throws {
-        let paired = results.map { item in WireItemResult(id: item.id, result: item.result.map { (item.id, $0) }) }
-        try JSONItems.encode(paired, into: &container, id: JSONItems.encodeZoneID) { pair, encoder in
-            let (itemID, zone) = pair
-            try zone.encode(to: encoder)
-            if zone.zoneID != itemID {
-                var keyed = encoder.container(keyedBy: JSONKey.self)
-                try keyed.encode(zone.zoneID, forKey: ownIDKey)
-            }
-        }
-    }
-
-    static func decodeZone(from decoder: any Decoder) throws -> WireZone {
-        var zone = try WireZone(from: decoder)
-        if let ownID = try decoder.container(keyedBy: JSONKey.self).decodeIfPresent(WireZoneID.self, forKey: ownIDKey) {
-            zone.zoneID = ownID
-        }
-        return zone
-    }
-}
