@@ -168,13 +168,6 @@ enum JSONShareURLs {
     /// The URL a share's short GUID is the last component of.
     static let prefix = "https://www.icloud.com/share/"
 
-    private enum RequestKeys: String, CodingKey {
-        case value, shareURL
-    }
-
-    private enum ResultKeys: String, CodingKey {
-        case shortGUID, shareURL
-    }
 
     /// The short GUID of the share `url` names: its last path component, without query or
     /// fragment; the whole string when it has none.
@@ -194,29 +187,35 @@ enum JSONShareURLs {
 
     /// A request's element: `{"value": <shortGUID>, "shareURL": <url>}`.
     static func encodeShortGUID(_ url: String, to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: RequestKeys.self)
-        try container.encode(shortGUID(of: url), forKey: .value)
-        try container.encode(url, forKey: .shareURL)
+        try encode(url, guidKey: "value", to: encoder)
     }
 
     /// Reads ``encodeShortGUID(_:to:)``.
     static func decodeShortGUID(from decoder: any Decoder) throws -> String {
-        let container = try decoder.container(keyedBy: RequestKeys.self)
-        if let url = try container.decodeIfPresent(String.self, forKey: .shareURL) { return url }
-        return url(shortGUID: try container.decode(String.self, forKey: .value))
+        try decode(guidKey: "value", from: decoder)
     }
 
     /// A result's ID keys: `shortGUID` and `shareURL`.
     static func encodeID(_ url: String, to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ResultKeys.self)
-        try container.encode(shortGUID(of: url), forKey: .shortGUID)
-        try container.encode(url, forKey: .shareURL)
+        try encode(url, guidKey: "shortGUID", to: encoder)
     }
 
     /// Reads ``encodeID(_:to:)``.
     static func decodeID(from decoder: any Decoder) throws -> String {
-        let container = try decoder.container(keyedBy: ResultKeys.self)
-        if let url = try container.decodeIfPresent(String.self, forKey: .shareURL) { return url }
-        return url(shortGUID: try container.decode(String.self, forKey: .shortGUID))
+        try decode(guidKey: "shortGUID", from: decoder)
+    }
+
+    /// Writes the URL's short GUID under `guidKey` and the URL itself under `shareURL`.
+    private static func encode(_ url: String, guidKey: String, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(shortGUID(of: url), forKey: JSONKey(guidKey))
+        try container.encode(url, forKey: JSONKey("shareURL"))
+    }
+
+    /// The URL under `shareURL`, or, without it, the one the short GUID under `guidKey` names.
+    private static func decode(guidKey: String, from decoder: any Decoder) throws -> String {
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        if let url = try container.decodeIfPresent(String.self, forKey: JSONKey("shareURL")) { return url }
+        return url(shortGUID: try container.decode(String.self, forKey: JSONKey(guidKey)))
     }
 }
