@@ -10,19 +10,6 @@ final class AssetRequestsJSONTests: XCTestCase {
     private let context = WireRequestContext(containerIdentifier: "iCloud.com.example.clowns", database: .private, deviceID: "device-7", sessionToken: "session-9")
     private let party = WireZoneID(zoneName: "Party", ownerName: WireZoneID.currentUserOwnerName)
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, request: Bool = false) -> WireError? {
-        do {
-            if request {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     // MARK: - The asset dictionary
 
     func testASavedAssetIsTheDictionaryTheUploadAnsweredAndNoFilePath() throws {
@@ -79,9 +66,9 @@ final class AssetRequestsJSONTests: XCTestCase {
         let request = try WireJSON.decode(WireAssetsUploadRequest.self, from: Data(text.utf8), context: context)
         XCTAssertNil(request.zoneID)
         XCTAssertEqual(request.tokens, [WireAssetUploadTokenRequest(recordName: nil, recordType: "Photo", fieldName: "image")])
-        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"tokens":[{"recordType":"Photo"}]}"#, request: true), naming: "fieldName")
-        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"zoneID":{}}"#, request: true), naming: "tokens")
-        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"tokens":[{"recordType":1,"fieldName":"x"}]}"#, request: true), naming: "recordType")
+        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"tokens":[{"recordType":"Photo"}]}"#, context: context), naming: "fieldName")
+        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"zoneID":{}}"#, context: context), naming: "tokens")
+        assertInvalid(decodeError(WireAssetsUploadRequest.self, #"{"tokens":[{"recordType":1,"fieldName":"x"}]}"#, context: context), naming: "recordType")
         assertMangledCopiesDecodeOrAreInvalid(WireAssetsUploadRequest.self, text, context: context)
     }
 

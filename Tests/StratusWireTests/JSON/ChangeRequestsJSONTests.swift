@@ -19,19 +19,6 @@ final class ChangeRequestsJSONTests: XCTestCase {
         return try WireJSON.decode(Request.self, from: Data(text.utf8), context: context)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, request: Bool = false) -> WireError? {
-        do {
-            if request {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func assertSame(_ lhs: WireRecordChangesResponse, _ rhs: WireRecordChangesResponse, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(lhs.changed, rhs.changed, file: file, line: line)
         XCTAssertEqual(lhs.deleted, rhs.deleted, file: file, line: line)
@@ -72,13 +59,13 @@ final class ChangeRequestsJSONTests: XCTestCase {
     }
 
     func testAMalformedRecordChangesRequestIsInvalidArgumentsNamingTheKey() {
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"syncToken":"AQID"}"#, request: true), naming: "zoneID")
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"syncToken":"not base64!"}"#, request: true), naming: "syncToken")
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"syncToken":[1,2]}"#, request: true), naming: "syncToken")
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"resultsLimit":99999999999999999999}"#, request: true), naming: "resultsLimit")
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"resultsLimit":2.5}"#, request: true), naming: "resultsLimit")
-        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"desiredKeys":[1]}"#, request: true), naming: "desiredKeys[0]")
-        XCTAssertEqual(decodeError(WireRecordChangesRequest.self, #"{"zoneID":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", request: true)?.code, .invalidArguments)
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"syncToken":"AQID"}"#, context: context), naming: "zoneID")
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"syncToken":"not base64!"}"#, context: context), naming: "syncToken")
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"syncToken":[1,2]}"#, context: context), naming: "syncToken")
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"resultsLimit":99999999999999999999}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"resultsLimit":2.5}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireRecordChangesRequest.self, #"{"zoneID":{},"desiredKeys":[1]}"#, context: context), naming: "desiredKeys[0]")
+        XCTAssertEqual(decodeError(WireRecordChangesRequest.self, #"{"zoneID":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", context: context)?.code, .invalidArguments)
     }
 
     private func changes() -> WireRecordChangesResponse {
@@ -161,9 +148,9 @@ final class ChangeRequestsJSONTests: XCTestCase {
             XCTAssertEqual(back.sinceToken, request.sinceToken)
             XCTAssertEqual(back.resultsLimit, request.resultsLimit)
         }
-        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"syncToken":"+/8"}"#, request: true), naming: "syncToken")
-        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"resultsLimit":"ten"}"#, request: true), naming: "resultsLimit")
-        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"resultsLimit":1e30}"#, request: true), naming: "resultsLimit")
+        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"syncToken":"+/8"}"#, context: context), naming: "syncToken")
+        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"resultsLimit":"ten"}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireDatabaseChangesRequest.self, #"{"resultsLimit":1e30}"#, context: context), naming: "resultsLimit")
     }
 
     func testADatabaseChangesResponseListsDeletedZonesWithTheirReason() throws {

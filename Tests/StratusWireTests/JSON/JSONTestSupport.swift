@@ -2,13 +2,29 @@ import Foundation
 @testable import StratusWire
 import XCTest
 
-// What the JSON tests share: the JSON text of a value, and assertions on refusals, per-item
+// What the JSON tests share: the JSON text of a value, the error decoding a text throws, and
+// assertions on refusals, per-item
 // results and mangled bodies.
 
 extension XCTestCase {
     /// `value`'s JSON as text.
     func json(_ value: some Encodable) throws -> String {
         String(decoding: try WireJSON.encode(value), as: UTF8.self)
+    }
+
+    /// The error decoding `text` as `type` throws, nil when it decodes; a request decodes with
+    /// its `context` (``WireJSON/decode(_:from:context:)``).
+    func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil) -> WireError? {
+        do {
+            if let context {
+                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
+            } else {
+                _ = try WireJSON.decode(type, from: Data(text.utf8))
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Asserts that decoding failed with `invalidArguments` whose message names `key`.

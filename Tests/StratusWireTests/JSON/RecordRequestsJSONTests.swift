@@ -26,24 +26,6 @@ final class RecordRequestsJSONTests: XCTestCase {
         return try WireJSON.decode(Request.self, from: Data(text.utf8), context: context)
     }
 
-    private func requestError<Request: Decodable>(_ type: Request.Type, _ text: String) -> WireError? {
-        do {
-            _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    private func responseError<Response: Decodable>(_ type: Response.Type, _ text: String) -> WireError? {
-        do {
-            _ = try WireJSON.decode(type, from: Data(text.utf8))
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func assertSameDeletes<ID: Equatable>(_ lhs: [WireItemResult<ID, Void>], _ rhs: [WireItemResult<ID, Void>], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(lhs.map(\.id), rhs.map(\.id), file: file, line: line)
         XCTAssertEqual(lhs.map { $0.result.map { true } }, rhs.map { $0.result.map { true } }, file: file, line: line)
@@ -90,10 +72,10 @@ final class RecordRequestsJSONTests: XCTestCase {
         for policy in WireSavePolicy.allCases {
             XCTAssertEqual(try WireJSON.decode(WireSavePolicy.self, from: try WireJSON.encode(policy)), policy)
         }
-        let unknown = responseError(WireSavePolicy.self, #""SOMETIMES""#)
+        let unknown = decodeError(WireSavePolicy.self, #""SOMETIMES""#)
         XCTAssertEqual(unknown?.code, .invalidArguments)
         XCTAssertTrue(unknown?.message.contains("SOMETIMES") == true, unknown?.message ?? "")
-        XCTAssertEqual(responseError(WireSavePolicy.self, "0")?.code, .invalidArguments, "not the raw value")
+        XCTAssertEqual(decodeError(WireSavePolicy.self, "0")?.code, .invalidArguments, "not the raw value")
     }
 
     // MARK: - records/lookup
@@ -135,13 +117,13 @@ final class RecordRequestsJSONTests: XCTestCase {
     }
 
     func testALookupWhoseRecordsAskForDifferentKeysOrIsMalformedIsInvalidArguments() {
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"records":[{"recordName":"a"},{"recordName":"b","desiredKeys":["x"]}]}"#), naming: "records[1].desiredKeys")
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"desiredKeys":["x"]}"#), naming: "records")
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"records":[{"zoneID":{}}]}"#), naming: "records[0].recordName")
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"records":[{"recordName":7}]}"#), naming: "records[0].recordName")
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"records":{"recordName":"a"}}"#), naming: "records")
-        assertInvalid(requestError(WireRecordsLookupRequest.self, #"{"records":[],"desiredKeys":"title"}"#), naming: "desiredKeys")
-        XCTAssertEqual(requestError(WireRecordsLookupRequest.self, #"{"records":"#+String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")?.code, .invalidArguments, "nesting too deep")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"records":[{"recordName":"a"},{"recordName":"b","desiredKeys":["x"]}]}"#, context: context), naming: "records[1].desiredKeys")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"desiredKeys":["x"]}"#, context: context), naming: "records")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"records":[{"zoneID":{}}]}"#, context: context), naming: "records[0].recordName")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"records":[{"recordName":7}]}"#, context: context), naming: "records[0].recordName")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"records":{"recordName":"a"}}"#, context: context), naming: "records")
+        assertInvalid(decodeError(WireRecordsLookupRequest.self, #"{"records":[],"desiredKeys":"title"}"#, context: context), naming: "desiredKeys")
+        XCTAssertEqual(decodeError(WireRecordsLookupRequest.self, #"{"records":"#+String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", context: context)?.code, .invalidArguments, "nesting too deep")
     }
 
     func testALookupResponseIsRecordsOrErrorsWithTheRequestedIDBeside() throws {
@@ -277,31 +259,31 @@ final class RecordRequestsJSONTests: XCTestCase {
     func testAMalformedModifyIsInvalidArgumentsNamingTheKey() {
         let create = #"{"operationType":"create","record":{"recordName":"a","recordType":"Note"}}"#
         let delete = #"{"operationType":"forceDelete","record":{"recordName":"d"}}"#
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"atomic":true}"#), naming: "operations")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":3}"#), naming: "operations")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"upsert","record":{"recordName":"a"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[\#(create),{"operationType":"replace","record":{"recordName":"a","recordType":"N","recordChangeTag":"1"}}]}"#), naming: "operations[1].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"a","recordType":"N"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"delete","record":{"recordName":"a","recordChangeTag":"1"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"record":{"recordName":"a"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":7,"record":{"recordName":"a"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[\#(delete),\#(create)]}"#), naming: "operations[1].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","recordChangeTag":"1"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"update","record":{"recordName":"a","recordType":"N"}}]}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[\#(create)],"savePolicy":"CHANGED_KEYS"}"#), naming: "operations[0].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[\#(create),{"operationType":"forceUpdate","record":{"recordName":"b","recordType":"N"}}]}"#), naming: "operations[1].operationType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[\#(create)],"savePolicy":"SOMETIMES"}"#), naming: "savePolicy")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a"}}]}"#), naming: "operations[0].record.recordType")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create"}]}"#), naming: "operations[0].record")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"forceDelete","record":"d"}]}"#), naming: "operations[0].record")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":"twelve","type":"INT64"}}}}]}"#), naming: "operations[0].record.fields.n.value")
-        XCTAssertEqual(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":99999999999999999999,"type":"INT64"}}}}]}"#)?.code, .invalidArguments, "a number out of range")
-        XCTAssertEqual(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":1e400,"type":"DOUBLE"}}}}]}"#)?.code, .invalidArguments, "a number JSON cannot hold")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","parentChanged":"yes","record":{"recordName":"a","recordType":"N"}}]}"#), naming: "operations[0].parentChanged")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[],"clientChangeTokenData":"%%%"}"#), naming: "clientChangeTokenData")
-        assertInvalid(requestError(WireRecordsModifyRequest.self, #"{"operations":[],"atomic":"yes"}"#), naming: "atomic")
-        XCTAssertEqual(requestError(WireRecordsModifyRequest.self, #"{"operations":"#+String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")?.code, .invalidArguments, "nesting too deep")
-        XCTAssertEqual(requestError(WireRecordsModifyRequest.self, "[]")?.code, .invalidArguments)
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"atomic":true}"#, context: context), naming: "operations")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":3}"#, context: context), naming: "operations")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"upsert","record":{"recordName":"a"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[\#(create),{"operationType":"replace","record":{"recordName":"a","recordType":"N","recordChangeTag":"1"}}]}"#, context: context), naming: "operations[1].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"a","recordType":"N"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"delete","record":{"recordName":"a","recordChangeTag":"1"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"record":{"recordName":"a"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":7,"record":{"recordName":"a"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[\#(delete),\#(create)]}"#, context: context), naming: "operations[1].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","recordChangeTag":"1"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"update","record":{"recordName":"a","recordType":"N"}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[\#(create)],"savePolicy":"CHANGED_KEYS"}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[\#(create),{"operationType":"forceUpdate","record":{"recordName":"b","recordType":"N"}}]}"#, context: context), naming: "operations[1].operationType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[\#(create)],"savePolicy":"SOMETIMES"}"#, context: context), naming: "savePolicy")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a"}}]}"#, context: context), naming: "operations[0].record.recordType")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create"}]}"#, context: context), naming: "operations[0].record")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"forceDelete","record":"d"}]}"#, context: context), naming: "operations[0].record")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":"twelve","type":"INT64"}}}}]}"#, context: context), naming: "operations[0].record.fields.n.value")
+        XCTAssertEqual(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":99999999999999999999,"type":"INT64"}}}}]}"#, context: context)?.code, .invalidArguments, "a number out of range")
+        XCTAssertEqual(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"N","fields":{"n":{"value":1e400,"type":"DOUBLE"}}}}]}"#, context: context)?.code, .invalidArguments, "a number JSON cannot hold")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[{"operationType":"create","parentChanged":"yes","record":{"recordName":"a","recordType":"N"}}]}"#, context: context), naming: "operations[0].parentChanged")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[],"clientChangeTokenData":"%%%"}"#, context: context), naming: "clientChangeTokenData")
+        assertInvalid(decodeError(WireRecordsModifyRequest.self, #"{"operations":[],"atomic":"yes"}"#, context: context), naming: "atomic")
+        XCTAssertEqual(decodeError(WireRecordsModifyRequest.self, #"{"operations":"#+String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", context: context)?.code, .invalidArguments, "nesting too deep")
+        XCTAssertEqual(decodeError(WireRecordsModifyRequest.self, "[]", context: context)?.code, .invalidArguments)
     }
 
     // MARK: - records/modify response
@@ -374,14 +356,14 @@ final class RecordRequestsJSONTests: XCTestCase {
     }
 
     func testAMalformedModifyResponseIsInvalidArgumentsNamingTheKey() {
-        assertInvalid(responseError(WireRecordsModifyResponse.self, "{}"), naming: "records")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":true},{"recordName":"a","recordType":"N"}]}"#), naming: "records[1]")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":true,"operationType":"purge"}]}"#), naming: "records[0].operationType")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":"yes"}]}"#), naming: "records[0].deleted")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"deleted":true}]}"#), naming: "records[0].recordName")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"NO_SUCH"}]}"#), naming: "records[0].serverErrorCode")
-        assertInvalid(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"THROTTLED","retryAfter":-1}]}"#), naming: "records[0].retryAfter")
-        XCTAssertEqual(responseError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"THROTTLED","retryAfter":1e400}]}"#)?.code, .invalidArguments)
-        XCTAssertEqual(responseError(WireRecordsModifyResponse.self, #"{"records":"#+String(repeating: "[{\"a\":", count: 50_000) + "1" + String(repeating: "}]", count: 50_000) + "}")?.code, .invalidArguments, "nesting too deep")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, "{}"), naming: "records")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":true},{"recordName":"a","recordType":"N"}]}"#), naming: "records[1]")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":true,"operationType":"purge"}]}"#), naming: "records[0].operationType")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"c","deleted":"yes"}]}"#), naming: "records[0].deleted")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"deleted":true}]}"#), naming: "records[0].recordName")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"NO_SUCH"}]}"#), naming: "records[0].serverErrorCode")
+        assertInvalid(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"THROTTLED","retryAfter":-1}]}"#), naming: "records[0].retryAfter")
+        XCTAssertEqual(decodeError(WireRecordsModifyResponse.self, #"{"records":[{"recordName":"b","serverErrorCode":"THROTTLED","retryAfter":1e400}]}"#)?.code, .invalidArguments)
+        XCTAssertEqual(decodeError(WireRecordsModifyResponse.self, #"{"records":"#+String(repeating: "[{\"a\":", count: 50_000) + "1" + String(repeating: "}]", count: 50_000) + "}")?.code, .invalidArguments, "nesting too deep")
     }
 }

@@ -19,19 +19,6 @@ final class ShareRequestsJSONTests: XCTestCase {
         return try WireJSON.decode(Request.self, from: Data(text.utf8), context: context)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, request: Bool = false) -> WireError? {
-        do {
-            if request {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private let owner = WireUserIdentity(
         userRecordName: "_abc", lookupInfo: WireUserLookupInfo(emailAddress: "owner@example.com"), nameComponents: WireNameComponents(givenName: "Olga")
     )
@@ -78,7 +65,7 @@ final class ShareRequestsJSONTests: XCTestCase {
         XCTAssertEqual(try json(request), #"{"lookupInfos":[{"emailAddress":"a@example.com"},{"phoneNumber":"+15555550100"}]}"#)
         XCTAssertEqual(try roundTrip(request), request)
         XCTAssertEqual(try roundTrip(WireShareParticipantsLookupRequest(context: context, lookupInfos: [])).lookupInfos, [])
-        assertInvalid(decodeError(WireShareParticipantsLookupRequest.self, #"{"lookupInfos":{}}"#, request: true), naming: "lookupInfos")
+        assertInvalid(decodeError(WireShareParticipantsLookupRequest.self, #"{"lookupInfos":{}}"#, context: context), naming: "lookupInfos")
 
         let participant = WireShareParticipant(
             participantID: "p9", identity: WireUserIdentity(userRecordName: nil, lookupInfo: WireUserLookupInfo(emailAddress: "a@example.com"), nameComponents: nil, hasiCloudAccount: false),
@@ -127,12 +114,12 @@ final class ShareRequestsJSONTests: XCTestCase {
     }
 
     func testAMalformedShareMetadataLookupIsInvalidArgumentsNamingTheKey() {
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, "{}", request: true), naming: "shortGUIDs")
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"shouldFetchRootRecord":true}]}"#, request: true), naming: "shortGUIDs[0].value")
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":5}]}"#, request: true), naming: "shortGUIDs[0].value")
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a","shouldFetchRootRecord":true},{"value":"b","shouldFetchRootRecord":false}]}"#, request: true), naming: "shortGUIDs[1].shouldFetchRootRecord")
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a"},{"value":"b","rootRecordDesiredKeys":[]}]}"#, request: true), naming: "shortGUIDs[1].rootRecordDesiredKeys")
-        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a","shouldFetchRootRecord":"yes"}]}"#, request: true), naming: "shortGUIDs[0].shouldFetchRootRecord")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, "{}", context: context), naming: "shortGUIDs")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"shouldFetchRootRecord":true}]}"#, context: context), naming: "shortGUIDs[0].value")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":5}]}"#, context: context), naming: "shortGUIDs[0].value")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a","shouldFetchRootRecord":true},{"value":"b","shouldFetchRootRecord":false}]}"#, context: context), naming: "shortGUIDs[1].shouldFetchRootRecord")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a"},{"value":"b","rootRecordDesiredKeys":[]}]}"#, context: context), naming: "shortGUIDs[1].rootRecordDesiredKeys")
+        assertInvalid(decodeError(WireShareMetadataLookupRequest.self, #"{"shortGUIDs":[{"value":"a","shouldFetchRootRecord":"yes"}]}"#, context: context), naming: "shortGUIDs[0].shouldFetchRootRecord")
     }
 
     func testShareMetadataIsCloudKitWebServicesShareResult() throws {
@@ -222,8 +209,8 @@ final class ShareRequestsJSONTests: XCTestCase {
         let accepted = try WireJSON.decode(WireAcceptSharesResponse.self, from: Data(#"{"results":[{"shortGUID":"0abcDEF","zoneID":{"zoneName":"Party","ownerRecordName":"_abc"},"share":{"recordName":"s","recordType":"cloudkit.share","publicPermission":"NONE"}}]}"#.utf8))
         XCTAssertEqual(accepted.results.map(\.id), ["https://www.icloud.com/share/0abcDEF"])
         XCTAssertEqual(try accepted.results[0].result.get().recordID, WireRecordID(recordName: "s", zoneID: party), "in the result's zone")
-        assertInvalid(decodeError(WireAcceptSharesRequest.self, #"{"shortGUIDs":[{}]}"#, request: true), naming: "shortGUIDs[0].value")
-        assertInvalid(decodeError(WireAcceptSharesRequest.self, #"{"shortGUIDs":[{"value":"a","shareURL":false}]}"#, request: true), naming: "shortGUIDs[0].shareURL")
+        assertInvalid(decodeError(WireAcceptSharesRequest.self, #"{"shortGUIDs":[{}]}"#, context: context), naming: "shortGUIDs[0].value")
+        assertInvalid(decodeError(WireAcceptSharesRequest.self, #"{"shortGUIDs":[{"value":"a","shareURL":false}]}"#, context: context), naming: "shortGUIDs[0].shareURL")
     }
 
     func testAnAcceptResponseHoldsEachShareInAShareResult() throws {

@@ -20,19 +20,6 @@ final class UserRequestsJSONTests: XCTestCase {
         XCTAssertEqual(try WireJSON.decode(Request.self, from: Data(text.utf8), context: context), request, file: file, line: line)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, request: Bool = false) -> WireError? {
-        do {
-            if request {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private let john = WireUserIdentity(
         userRecordName: "_0123456789abcdef0123456789abcdef",
         lookupInfo: WireUserLookupInfo(emailAddress: "john@example.com"),
@@ -77,8 +64,8 @@ final class UserRequestsJSONTests: XCTestCase {
         try roundTripRequest(request)
         try roundTripRequest(WireUsersLookupRequest(context: context, lookupInfos: []))
         try roundTripRequest(WireUsersLookupRequest(context: context, lookupInfos: [WireUserLookupInfo(), WireUserLookupInfo(emailAddress: "a@b.c", phoneNumber: "1")]))
-        assertInvalid(decodeError(WireUsersLookupRequest.self, "{}", request: true), naming: "lookupInfos")
-        assertInvalid(decodeError(WireUsersLookupRequest.self, #"{"lookupInfos":[{"emailAddress":3}]}"#, request: true), naming: "lookupInfos[0].emailAddress")
+        assertInvalid(decodeError(WireUsersLookupRequest.self, "{}", context: context), naming: "lookupInfos")
+        assertInvalid(decodeError(WireUsersLookupRequest.self, #"{"lookupInfos":[{"emailAddress":3}]}"#, context: context), naming: "lookupInfos[0].emailAddress")
     }
 
     func testAUserLookupResponseKeepsEachUserInPlaceAndNoUserAsNotFound() throws {
@@ -119,11 +106,11 @@ final class UserRequestsJSONTests: XCTestCase {
         let unknownBits = WireApplicationPermissionRequest(context: context, permission: WireApplicationPermissions(rawValue: 1 | 4 | 1 << 63))
         XCTAssertEqual(try json(unknownBits), #"{"permission":["USER_DISCOVERABILITY",4,9223372036854775808]}"#, "bits without a name go as their numbers")
         try roundTripRequest(unknownBits)
-        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":["TELEPATHY"]}"#, request: true), naming: "permission[0]")
-        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":[-1]}"#, request: true), naming: "permission[0]")
-        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":[99999999999999999999999]}"#, request: true), naming: "permission[0]")
-        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":"USER_DISCOVERABILITY"}"#, request: true), naming: "permission")
-        assertInvalid(decodeError(WireApplicationPermissionRequest.self, "{}", request: true), naming: "permission")
+        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":["TELEPATHY"]}"#, context: context), naming: "permission[0]")
+        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":[-1]}"#, context: context), naming: "permission[0]")
+        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":[99999999999999999999999]}"#, context: context), naming: "permission[0]")
+        assertInvalid(decodeError(WireApplicationPermissionRequest.self, #"{"permission":"USER_DISCOVERABILITY"}"#, context: context), naming: "permission")
+        assertInvalid(decodeError(WireApplicationPermissionRequest.self, "{}", context: context), naming: "permission")
     }
 
     func testApplicationPermissionStatusesAreNamedAsAStratusExtension() throws {

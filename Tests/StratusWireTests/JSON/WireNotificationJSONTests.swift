@@ -16,19 +16,6 @@ final class WireNotificationJSONTests: XCTestCase {
         XCTAssertEqual(back, value, file: file, line: line)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil) -> WireError? {
-        do {
-            if let context {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func queryNotification() -> WireNotification {
         WireNotification(
             kind: .query, notificationID: "n-1", subscriptionID: "parties", containerIdentifier: "iCloud.com.example.clowns",

@@ -11,24 +11,6 @@ final class WireQueryJSONTests: XCTestCase {
     private let context = WireRequestContext(containerIdentifier: "iCloud.com.example.clowns", database: .private, deviceID: "device-1", sessionToken: "session-9", operationID: "op-3", qualityOfService: .userInitiated)
     private let paris = WireLocation(latitude: 48.85, longitude: 2.35, altitude: 35, horizontalAccuracy: 5, verticalAccuracy: 3, course: 90, speed: 1.5, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String) -> WireError? {
-        do {
-            _ = try WireJSON.decode(type, from: Data(text.utf8))
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    private func requestError<Value: Decodable>(_ type: Value.Type, _ text: String) -> WireError? {
-        do {
-            _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func reference(_ name: String) -> WireFieldValue {
         .reference(WireReference(recordID: WireRecordID(recordName: name, zoneID: zone), action: .none))
     }
@@ -308,45 +290,44 @@ final class WireQueryJSONTests: XCTestCase {
 
     func testMalformedQueriesAreInvalidArgumentsNamingTheKey() {
         let body = { (filter: String) in #"{"query":{"recordType":"Party","filterBy":[\#(filter)]}}"# }
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"filterBy":[]}}"#), naming: "query.recordType")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"LIKE","fieldName":"a","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].comparator")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"fieldName":"a","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].comparator")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].fieldName")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a"}"#)), naming: "query.filterBy[0].fieldValue")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","systemFieldName":"owner","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].systemFieldName")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","systemFieldName":"parent","fieldValue":{"value":1}}"#)), naming: "systemFieldName")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"IN","fieldName":"a","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].fieldValue")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"BEGINS_WITH","fieldName":"a","fieldValue":{"value":1}}"#)), naming: "query.filterBy[0].fieldValue")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"NEAR","fieldName":"a","fieldValue":{"value":{"latitude":1,"longitude":2}}}"#)), naming: "query.filterBy[0].distance")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"NEAR","fieldName":"a","fieldValue":{"value":"here"},"distance":1}"#)), naming: "query.filterBy[0].fieldValue")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"title","fieldValue":{"value":"a"}}"#)), naming: "query.filterBy[0].fieldName")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","fieldValue":{"function":"TOMORROW"}}"#)), naming: "query.filterBy[0].fieldValue.function")
-        assertInvalid(requestError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","fieldValue":{"value":"x","type":"BOOLEAN"}}"#)), naming: "query.filterBy[0].fieldValue.type")
-        assertInvalid(requestError(WireQueryRequest.self, body(#""EQUALS""#)), naming: "query.filterBy[0]")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","filterBy":{}}}"#), naming: "query.filterBy")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"ascending":true}]}}"#), naming: "query.sortBy[0].fieldName")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"fieldName":"a","ascending":"yes"}]}}"#), naming: "query.sortBy[0].ascending")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"fieldName":"a","relativeLocation":{"value":"x"}}]}}"#), naming: "query.sortBy[0].relativeLocation")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","stratusPredicate":{"comparator":"NOT"}}}"#), naming: "query.stratusPredicate.filter")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"query":{"recordType":"Party","stratusPredicate":{"comparator":"AND","filters":[{"comparator":"MAYBE"}]}}}"#), naming: "query.stratusPredicate.filters[0].comparator")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"filterBy":[]}}"#, context: context), naming: "query.recordType")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"LIKE","fieldName":"a","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].comparator")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"fieldName":"a","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].comparator")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].fieldName")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a"}"#), context: context), naming: "query.filterBy[0].fieldValue")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","systemFieldName":"owner","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].systemFieldName")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","systemFieldName":"parent","fieldValue":{"value":1}}"#), context: context), naming: "systemFieldName")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"IN","fieldName":"a","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].fieldValue")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"BEGINS_WITH","fieldName":"a","fieldValue":{"value":1}}"#), context: context), naming: "query.filterBy[0].fieldValue")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"NEAR","fieldName":"a","fieldValue":{"value":{"latitude":1,"longitude":2}}}"#), context: context), naming: "query.filterBy[0].distance")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"NEAR","fieldName":"a","fieldValue":{"value":"here"},"distance":1}"#), context: context), naming: "query.filterBy[0].fieldValue")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"title","fieldValue":{"value":"a"}}"#), context: context), naming: "query.filterBy[0].fieldName")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","fieldValue":{"function":"TOMORROW"}}"#), context: context), naming: "query.filterBy[0].fieldValue.function")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#"{"comparator":"EQUALS","fieldName":"a","fieldValue":{"value":"x","type":"BOOLEAN"}}"#), context: context), naming: "query.filterBy[0].fieldValue.type")
+        assertInvalid(decodeError(WireQueryRequest.self, body(#""EQUALS""#), context: context), naming: "query.filterBy[0]")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","filterBy":{}}}"#, context: context), naming: "query.filterBy")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"ascending":true}]}}"#, context: context), naming: "query.sortBy[0].fieldName")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"fieldName":"a","ascending":"yes"}]}}"#, context: context), naming: "query.sortBy[0].ascending")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","sortBy":[{"fieldName":"a","relativeLocation":{"value":"x"}}]}}"#, context: context), naming: "query.sortBy[0].relativeLocation")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","stratusPredicate":{"comparator":"NOT"}}}"#, context: context), naming: "query.stratusPredicate.filter")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"query":{"recordType":"Party","stratusPredicate":{"comparator":"AND","filters":[{"comparator":"MAYBE"}]}}}"#, context: context), naming: "query.stratusPredicate.filters[0].comparator")
     }
 
     func testMalformedQueryRequestsAreInvalidArgumentsNamingTheKey() {
-        assertInvalid(requestError(WireQueryRequest.self, #"{"resultsLimit":"ten"}"#), naming: "resultsLimit")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"resultsLimit":1e30}"#), naming: "resultsLimit")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"resultsLimit":2.5}"#), naming: "resultsLimit")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"resultsLimit":99999999999999999999999}"#), naming: "resultsLimit")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"continuationMarker":"not base64!"}"#), naming: "continuationMarker")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"continuationMarker":12}"#), naming: "continuationMarker")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"zoneID":"Party"}"#), naming: "zoneID")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"zoneWide":"yes"}"#), naming: "zoneWide")
-        assertInvalid(requestError(WireQueryRequest.self, #"{"desiredKeys":[1]}"#), naming: "desiredKeys[0]")
-        assertInvalid(requestError(WireQueryRequest.self, "[]"), naming: "top level")
-        assertInvalid(requestError(WireQueryResponse.self, #"{"records":[{"recordType":"Party"}]}"#), naming: "records[0].recordName")
-        assertInvalid(requestError(WireQueryResponse.self, #"{}"#), naming: "records")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"resultsLimit":"ten"}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"resultsLimit":1e30}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"resultsLimit":2.5}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"resultsLimit":99999999999999999999999}"#, context: context), naming: "resultsLimit")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"continuationMarker":"not base64!"}"#, context: context), naming: "continuationMarker")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"continuationMarker":12}"#, context: context), naming: "continuationMarker")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"zoneID":"Party"}"#, context: context), naming: "zoneID")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"zoneWide":"yes"}"#, context: context), naming: "zoneWide")
+        assertInvalid(decodeError(WireQueryRequest.self, #"{"desiredKeys":[1]}"#, context: context), naming: "desiredKeys[0]")
+        assertInvalid(decodeError(WireQueryRequest.self, "[]", context: context), naming: "top level")
+        assertInvalid(decodeError(WireQueryResponse.self, #"{"records":[{"recordType":"Party"}]}"#, context: context), naming: "records[0].recordName")
+        assertInvalid(decodeError(WireQueryResponse.self, #"{}"#, context: context), naming: "records")
         XCTAssertEqual(decodeError(WireQueryRequest.self, "{}")?.code, .invalidArguments, "a request decodes only with its context")
     }
-
 
     func testMangledQueryBodiesDecodeOrAreInvalidArgumentsNeverACrash() throws {
         let predicate = WirePredicate.and([
@@ -389,7 +370,7 @@ final class WireQueryJSONTests: XCTestCase {
             let ands = String(repeating: #"{"comparator":"AND","filters":["#, count: depth) + String(repeating: "]}", count: depth)
             XCTAssertEqual(decodeError(WirePredicate.self, ands)?.code, .invalidArguments, "\(depth)")
             let requestTree = #"{"query":{"recordType":"P","stratusPredicate":\#(tree)}}"#
-            XCTAssertEqual(requestError(WireQueryRequest.self, requestTree)?.code, .invalidArguments, "\(depth)")
+            XCTAssertEqual(decodeError(WireQueryRequest.self, requestTree, context: context)?.code, .invalidArguments, "\(depth)")
         }
     }
 }

@@ -15,19 +15,6 @@ final class WireSubscriptionJSONTests: XCTestCase {
         XCTAssertEqual(back, value, file: file, line: line)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, context: WireRequestContext? = nil) -> WireError? {
-        do {
-            if let context {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private let fullInfo = WireNotificationInfo(
         alertBody: "A new party", alertLocalizationKey: "NEW_PARTY", alertLocalizationArgs: ["title", "city"],
         title: "Parties", titleLocalizationKey: "PARTIES", titleLocalizationArgs: [],

@@ -13,15 +13,6 @@ final class WireValuesJSONTests: XCTestCase {
         XCTAssertEqual(back, value, file: file, line: line)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String) -> WireError? {
-        do {
-            _ = try WireJSON.decode(type, from: Data(text.utf8))
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     // MARK: - Field values
 
     func testFieldValuesAreTypedAsCloudKitWebServicesTypesThem() throws {

@@ -19,19 +19,6 @@ final class ZoneRequestsJSONTests: XCTestCase {
         return try WireJSON.decode(Request.self, from: Data(text.utf8), context: context)
     }
 
-    private func decodeError<Value: Decodable>(_ type: Value.Type, _ text: String, request: Bool = false) -> WireError? {
-        do {
-            if request {
-                _ = try WireJSON.decode(type, from: Data(text.utf8), context: context)
-            } else {
-                _ = try WireJSON.decode(type, from: Data(text.utf8))
-            }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func assertSameDeletes<ID: Equatable>(_ lhs: [WireItemResult<ID, Void>], _ rhs: [WireItemResult<ID, Void>], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(lhs.map(\.id), rhs.map(\.id), file: file, line: line)
         XCTAssertEqual(lhs.map { $0.result.map { true } }, rhs.map { $0.result.map { true } }, file: file, line: line)
@@ -99,11 +86,11 @@ final class ZoneRequestsJSONTests: XCTestCase {
     }
 
     func testAMalformedZoneLookupIsInvalidArgumentsNamingTheKey() {
-        assertInvalid(decodeError(WireZonesLookupRequest.self, "{}", request: true), naming: "zones")
-        assertInvalid(decodeError(WireZonesLookupRequest.self, #"{"zones":[{"zoneName":5}]}"#, request: true), naming: "zones[0].zoneName")
+        assertInvalid(decodeError(WireZonesLookupRequest.self, "{}", context: context), naming: "zones")
+        assertInvalid(decodeError(WireZonesLookupRequest.self, #"{"zones":[{"zoneName":5}]}"#, context: context), naming: "zones[0].zoneName")
         assertInvalid(decodeError(WireZonesLookupResponse.self, #"{"zones":[{"atomic":true}]}"#), naming: "zones[0].zoneID")
         assertInvalid(decodeError(WireZonesLookupResponse.self, #"{"zones":[{"zoneID":{},"serverErrorCode":"UNHEARD_OF"}]}"#), naming: "zones[0].serverErrorCode")
-        XCTAssertEqual(decodeError(WireZonesLookupRequest.self, #"{"zones":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", request: true)?.code, .invalidArguments)
+        XCTAssertEqual(decodeError(WireZonesLookupRequest.self, #"{"zones":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", context: context)?.code, .invalidArguments)
     }
 
     // MARK: - zones/modify
@@ -133,13 +120,13 @@ final class ZoneRequestsJSONTests: XCTestCase {
     func testAMalformedZoneModifyIsInvalidArgumentsNamingTheKey() {
         let create = #"{"operationType":"create","zone":{"zoneID":{"zoneName":"P"}}}"#
         let delete = #"{"operationType":"delete","zone":{"zoneID":{"zoneName":"Q"}}}"#
-        assertInvalid(decodeError(WireZonesModifyRequest.self, "{}", request: true), naming: "operations")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"update","zone":{"zoneID":{}}}]}"#, request: true), naming: "operations[0].operationType")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"zone":{"zoneID":{}}}]}"#, request: true), naming: "operations[0].operationType")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[\#(delete),\#(create)]}"#, request: true), naming: "operations[1].operationType")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"create"}]}"#, request: true), naming: "operations[0].zone")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"delete","zone":{}}]}"#, request: true), naming: "operations[0].zone.zoneID")
-        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"create","zone":{"zoneID":{},"capabilities":"ATOMIC"}}]}"#, request: true), naming: "operations[0].zone.capabilities")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, "{}", context: context), naming: "operations")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"update","zone":{"zoneID":{}}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"zone":{"zoneID":{}}}]}"#, context: context), naming: "operations[0].operationType")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[\#(delete),\#(create)]}"#, context: context), naming: "operations[1].operationType")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"create"}]}"#, context: context), naming: "operations[0].zone")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"delete","zone":{}}]}"#, context: context), naming: "operations[0].zone.zoneID")
+        assertInvalid(decodeError(WireZonesModifyRequest.self, #"{"operations":[{"operationType":"create","zone":{"zoneID":{},"capabilities":"ATOMIC"}}]}"#, context: context), naming: "operations[0].zone.capabilities")
     }
 
     func testAZoneModifyResponseIsOneElementPerOperationSavesThenDeletes() throws {
