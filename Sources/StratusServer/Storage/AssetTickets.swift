@@ -40,9 +40,9 @@ struct AssetTarget: Equatable {
 }
 
 /// An upload token (no `file`) or the receipt for bytes uploaded with one: the target, when it
-/// expires, and for a receipt the stored bytes and the upload that holds them. On the wire: a
-/// format version, a kind, the fields, and an HMAC-SHA-256 under the server's key, in
-/// unpadded base64url.
+/// expires, and for a receipt the stored bytes and the upload that holds them. On the wire: the
+/// owner header every sealed value starts with (``SealedOwner``), a kind, the fields, and an
+/// HMAC-SHA-256 under the server's key, in unpadded base64url.
 struct AssetTicket {
     static let version: UInt8 = 1
 
@@ -60,12 +60,9 @@ struct AssetTicket {
     var file: File?
 
     func sealed(with key: [UInt8]) -> String {
-        var writer = BinaryWriter()
-        writer.write(Self.version)
+        let owner = SealedOwner(containerIdentifier: target.containerIdentifier, database: target.database, userRecordName: target.userRecordName)
+        var writer = owner.writer(version: Self.version)
         writer.write(UInt8(file == nil ? 1 : 2))
-        writer.write(target.containerIdentifier)
-        writer.write(UInt8(target.database.rawValue))
-        writer.write(target.userRecordName)
         target.zoneID.write(to: &writer)
         writer.write(target.recordName)
         writer.write(target.recordType)
@@ -81,28 +78,20 @@ struct AssetTicket {
 
     /// The token or receipt `text` seals with `key`; nil for anything else.
     static func open(_ text: String, key: [UInt8]) -> AssetTicket? {
-        guard let bytes = AssetSealing.decode(text), let body = Sealing.open(bytes, key: key) else { return nil }
-        var reader = BinaryReader(body)
-        do throws(BinaryFormatError) {
-            guard try reader.readByte() == version else { return nil }
+        guard let bytes = AssetSealing.decode(text) else { return nil }
+        let refused = WireError(.invalidArguments, "not an asset ticket this server sealed")
+        return try? SealedOwner.open(bytes, key: key, version: version, refused: refused) { (owner, reader) throws(BinaryFormatError) in
             let kind = try reader.readByte()
-            guard kind == 1 || kind == 2 else { return nil }
-            let container = try reader.readString()
-            guard let database = WireDatabaseScope(rawValue: Int(try reader.readByte())) else { return nil }
+            guard kind == 1 || kind == 2 else { throw BinaryFormatError("kind") }
+            guard let user = owner.userRecordName else { throw BinaryFormatError("user") }
             let target = AssetTarget(
-                containerIdentifier: container, database: database, userRecordName: try reader.readString(),
+                containerIdentifier: owner.containerIdentifier, database: owner.database, userRecordName: user,
                 zoneID: try WireZoneID.read(from: &reader), recordName: try reader.readString(),
                 recordType: try reader.readString(), fieldName: try reader.readString()
             )
             let expires = try reader.readDate()
-            var file: File?
-            if kind == 2 {
-                file = File(checksum: try reader.readString(), size: try reader.readInt64(), upload: try reader.readUInt64())
-            }
-            try reader.expectEnd()
+            let file = kind == 2 ? File(checksum: try reader.readString(), size: try reader.readInt64(), upload: try reader.readUInt64()) : nil
             return AssetTicket(target: target, expires: expires, file: file)
-        } catch {
-            return nil
         }
     }
 }
