@@ -122,7 +122,7 @@ extension CKModifyRecordsOperation {
         }
 
         // One assets/upload request per zone, at most 200 tokens each, then the bytes.
-        let cache = runDatabase.container.device.assetCache
+        let cache = assetCache
         var copies: [String: URL] = [:]
         let zones = pending.reduce(into: [WireZoneID]()) { zones, asset in if !zones.contains(asset.zoneID) { zones.append(asset.zoneID) } }
         for zoneID in zones {
@@ -174,7 +174,7 @@ extension CKModifyRecordsOperation {
 extension ModifyRecordsPlan {
     /// Whether a save the plan sends holds an asset, which must be uploaded first.
     var sendsAssets: Bool {
-        sentSaves.contains { $0.save.record.fields.values.contains(where: \.holdsAsset) }
+        sentSaves.contains { $0.save.record.holdsAsset }
     }
 }
 
