@@ -52,15 +52,6 @@ struct JSONField<Root, Value>: Sendable {
         }
     }
 
-    /// An integer that may be missing, read as `absent` then.
-    static func integer(_ key: String, _ property: KeyPath<Root, Int> & Sendable, absent: Int) -> Self where Value == Int {
-        JSONField(key: JSONKey(key)) { root, container, key in
-            try container.encode(root[keyPath: property], forKey: key)
-        } read: { container, key, _ in
-            try JSONInteger.decodeIfPresent(forKey: key, in: container) ?? absent
-        }
-    }
-
     /// Bytes as a standard base64 string that must be there (an asset's contents).
     static func data(_ key: String, _ property: KeyPath<Root, Data> & Sendable) -> Self where Value == Data {
         JSONField(key: JSONKey(key)) { root, container, key in
@@ -205,11 +196,6 @@ extension JSONItemCoder where Value == String {
     static func string(_ key: String) -> Self {
         JSONItemCoder(encode: JSONItems.encodeString(key), decode: JSONItems.decodeString(key))
     }
-}
-
-extension JSONItemCoder where Value == WireZoneID {
-    /// A zone's ID: `zoneID`.
-    static var zoneID: Self { JSONItemCoder(encode: JSONItems.encodeZoneID, decode: JSONItems.decodeZoneID) }
 }
 
 extension JSONItemCoder where Value: Codable & Sendable {
