@@ -13,14 +13,17 @@ public enum AppStartup {
     public struct Report: Sendable {
         /// The steps of the start-up graph, in the order they finished.
         public var finished: [String] = []
-        /// The news items and sessions fetched (following cursors).
+        /// The news items fetched (following cursors).
         public var news = 0
+        /// The sessions fetched (following cursors).
         public var sessions = 0
-        /// The favourites saved, and the retries it took.
+        /// The favourites saved.
         public var favouritesSaved = 0
+        /// The retries saving the favourites took.
         public var favouriteRetries = 0
-        /// The photos saved through the splitting recipe, and the requests that took.
+        /// The photos saved through the splitting recipe.
         public var photosSaved = 0
+        /// The requests saving the photos took.
         public var photoRequests = 0
     }
 
