@@ -20,21 +20,10 @@ import StratusWire
 ///
 /// CloudKit document: *CKQuerySubscription*.
 public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
-    /// When a query subscription fires.
-    public struct Options: OptionSet, Sendable, Hashable {
-        /// The raw bit mask, CloudKit's `CKQuerySubscriptionOptions`.
-        public let rawValue: UInt
-        /// Creates options from their bit mask.
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// Fires when a matching record is created.
-        public static let firesOnRecordCreation = Options(rawValue: 1 << 0)
-        /// Fires when a record that matches after the change is updated.
-        public static let firesOnRecordUpdate = Options(rawValue: 1 << 1)
-        /// Fires when a matching record is deleted.
-        public static let firesOnRecordDeletion = Options(rawValue: 1 << 2)
-        /// Fires once, after which the server deletes the subscription.
-        public static let firesOnce = Options(rawValue: 1 << 3)
-    }
+    /// When a query subscription fires: `firesOnRecordCreation`, `firesOnRecordUpdate`,
+    /// `firesOnRecordDeletion`, `firesOnce`. The same type as the subscription's value on the
+    /// wire, so it crosses without conversion.
+    public typealias Options = WireSubscription.QueryOptions
 
     required init(state: State) {
         super.init(state: state)

@@ -10,23 +10,9 @@ import StratusWire
 ///
 /// CloudKit document: *CKRecordZone*.
 public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
-    /// What a zone supports.
-    public struct Capabilities: OptionSet, Hashable, Sendable {
-        /// The raw bit mask.
-        public let rawValue: UInt
-        /// Creates a capability set from its bit mask.
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// The zone's changes can be fetched with a change token.
-        public static let fetchChanges = Capabilities(rawValue: 1 << 0)
-        /// The zone applies atomic batches all or nothing.
-        public static let atomic = Capabilities(rawValue: 1 << 1)
-        /// Hierarchies of the zone's records can be shared, each with a ``CKShare`` created for
-        /// its root record.
-        public static let sharing = Capabilities(rawValue: 1 << 2)
-        /// The zone can be shared as a whole, with one ``CKShare`` created by
-        /// ``CKShare/init(recordZoneID:)``.
-        public static let zoneWideSharing = Capabilities(rawValue: 1 << 3)
-    }
+    /// What a zone supports: `fetchChanges`, `atomic`, `sharing`, `zoneWideSharing`. The
+    /// same type as the zone's value on the wire, so it crosses without conversion.
+    public typealias Capabilities = WireZone.Capabilities
 
     /// The zone's identity.
     public let zoneID: ID
@@ -64,13 +50,13 @@ public final class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked
     package convenience init(wire: WireZone) {
         self.init(
             zoneID: ID(wire: wire.zoneID),
-            capabilities: Capabilities(rawValue: wire.capabilities.rawValue),
+            capabilities: wire.capabilities,
             share: wire.share.map { CKRecord.Reference(wire: $0) }
         )
     }
 
     package var wireValue: WireZone {
-        WireZone(zoneID: zoneID.wireValue, capabilities: WireZone.Capabilities(rawValue: capabilities.rawValue), share: share?.wireValue)
+        WireZone(zoneID: zoneID.wireValue, capabilities: capabilities, share: share?.wireValue)
     }
 
     /// Returns self: a zone is immutable.

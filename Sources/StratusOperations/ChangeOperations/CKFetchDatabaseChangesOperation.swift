@@ -34,11 +34,6 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
     /// Whether the operation fetches until nothing more is waiting: true unless set.
     @_Locked public var fetchAllChanges: Bool = true
 
-    /// Creates an operation that fetches from the beginning.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches what changed since `previousServerChangeToken`.
     public convenience init(previousServerChangeToken: CKServerChangeToken?) {
         self.init()

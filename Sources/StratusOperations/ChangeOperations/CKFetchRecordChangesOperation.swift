@@ -28,11 +28,6 @@ public final class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecke
     /// Whether more changes wait after this batch; set before the completion block runs.
     @_Locked public private(set) var moreComing = false
 
-    /// Creates an operation with no zone yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches the changes of `recordZoneID` since
     /// `previousServerChangeToken`.
     public convenience init(recordZoneID: CKRecordZone.ID, previousServerChangeToken: CKServerChangeToken?) {

@@ -67,11 +67,6 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
     /// Whether the operation fetches each zone until nothing more is waiting: true unless set.
     @_Locked public var fetchAllChanges: Bool = true
 
-    /// Creates an operation with no zones to fetch yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches the changes of `recordZoneIDs`.
     public convenience init(recordZoneIDs: [CKRecordZone.ID]? = nil, configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil) {
         self.init()

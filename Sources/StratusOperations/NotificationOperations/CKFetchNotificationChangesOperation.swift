@@ -56,11 +56,6 @@ public final class CKFetchNotificationChangesOperation: CKOperation, @unchecked 
     /// runs. When true, run another operation from the token the completion block received.
     @_Locked public private(set) var moreComing = false
 
-    /// Creates an operation that fetches every notification the server keeps.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches the notifications added or marked read since
     /// `previousServerChangeToken`; nil fetches every notification the server keeps.
     public convenience init(previousServerChangeToken: CKServerChangeToken?) {

@@ -34,11 +34,6 @@ public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sen
     /// The IDs of the notifications to mark read.
     @_Locked public var notificationIDs: [CKNotification.ID]? = nil
 
-    /// Creates an operation with no notifications to mark yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that marks the notifications `notificationIDs` read.
     public convenience init(notificationIDsToMarkRead notificationIDs: [CKNotification.ID]) {
         self.init()

@@ -27,11 +27,6 @@ public final class CKModifyBadgeOperation: CKOperation, @unchecked Sendable {
     /// The badge count to set: 0, the default, clears the badge.
     @_Locked public var badgeValue: Int = 0
 
-    /// Creates an operation that clears the badge (sets it to 0).
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that sets the badge to `badgeValue`.
     public convenience init(badgeValue: Int) {
         self.init()

@@ -44,11 +44,6 @@ public final class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The fields to fetch: nil for every field, an empty array for system fields only.
     @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
-    /// Creates an operation with no query yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that runs `query`.
     public convenience init(query: CKQuery) {
         self.init()

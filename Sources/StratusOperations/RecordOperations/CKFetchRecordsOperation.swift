@@ -32,11 +32,6 @@ public final class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Send
     /// The fields to fetch: nil for every field, an empty array for system fields only.
     @_Locked public var desiredKeys: [CKRecord.FieldKey]? = nil
 
-    /// Creates an operation with no records to fetch yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches `recordIDs`.
     public convenience init(recordIDs: [CKRecord.ID]) {
         self.init()

@@ -50,11 +50,6 @@ public final class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sen
     /// true unless set.
     @_Locked public var isAtomic: Bool = true
 
-    /// Creates an operation with nothing to save or delete yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that saves `recordsToSave` and deletes `recordIDsToDelete`.
     public convenience init(recordsToSave: [CKRecord]? = nil, recordIDsToDelete: [CKRecord.ID]? = nil) {
         self.init()

@@ -34,11 +34,6 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     /// The metadata of the shares to accept.
     @_Locked public var shareMetadatas: [CKShare.Metadata]? = nil
 
-    /// Creates an operation with no shares to accept yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that accepts the shares `shareMetadatas` describe.
     public convenience init(shareMetadatas: [CKShare.Metadata]) {
         self.init()

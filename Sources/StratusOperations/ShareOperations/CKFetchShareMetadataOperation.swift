@@ -48,11 +48,6 @@ public final class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendab
     /// default) for every field, an empty array for system fields only.
     @_Locked public var rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil
 
-    /// Creates an operation with no URLs yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches the metadata of `shareURLs`.
     public convenience init(shareURLs: [URL]) {
         self.init()

@@ -34,11 +34,6 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
     /// The people to make participants of.
     @_Locked public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]? = nil
 
-    /// Creates an operation with no one to look up yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that makes participants of the people `userIdentityLookupInfos` name.
     public convenience init(userIdentityLookupInfos: [CKUserIdentity.LookupInfo]) {
         self.init()

@@ -17,11 +17,6 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
     /// ``fetchAllSubscriptionsOperation()``.
     @_Locked public var subscriptionIDs: [CKSubscription.ID]? = nil
 
-    /// Creates an operation with no subscriptions to fetch yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches `subscriptionIDs`.
     public convenience init(subscriptionIDs: [CKSubscription.ID]) {
         self.init()

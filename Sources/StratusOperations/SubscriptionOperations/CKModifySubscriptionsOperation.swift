@@ -19,11 +19,6 @@ public final class CKModifySubscriptionsOperation: CKDatabaseOperation, @uncheck
     /// The IDs of the subscriptions to delete.
     @_Locked public var subscriptionIDsToDelete: [CKSubscription.ID]? = nil
 
-    /// Creates an operation with nothing to save or delete yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that saves `subscriptionsToSave` and deletes `subscriptionIDsToDelete`.
     public convenience init(subscriptionsToSave: [CKSubscription]? = nil, subscriptionIDsToDelete: [CKSubscription.ID]? = nil) {
         self.init()

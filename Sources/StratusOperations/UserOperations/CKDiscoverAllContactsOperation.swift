@@ -17,11 +17,6 @@ import StratusWire
 /// CloudKit document: *CKDiscoverAllContactsOperation* (iOS 8–9 SDK).
 @available(*, deprecated, message: "Replaced by CKDiscoverAllUserIdentitiesOperation")
 public final class CKDiscoverAllContactsOperation: CKOperation, @unchecked Sendable {
-    /// Creates an operation.
-    public override init() {
-        super.init()
-    }
-
     /// Called once, last, with the discovered users, or nil and the request's error.
     @_OperationBlock public var discoverAllContactsCompletionBlock: (([CKDiscoveredUserInfo]?, (any Error)?) -> Void)?
 

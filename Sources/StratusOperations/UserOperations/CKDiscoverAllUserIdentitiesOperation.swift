@@ -23,11 +23,6 @@ import StratusWire
 /// CloudKit document: *CKDiscoverAllUserIdentitiesOperation*.
 @available(*, deprecated, message: "No longer supported. Please see Sharing CloudKit Data with Other iCloud Users.")
 public final class CKDiscoverAllUserIdentitiesOperation: CKOperation, @unchecked Sendable {
-    /// Creates an operation.
-    public override init() {
-        super.init()
-    }
-
     // MARK: - Per-item callback
 
     /// Called once per discovered user.

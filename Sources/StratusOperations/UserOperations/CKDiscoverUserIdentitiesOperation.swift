@@ -27,11 +27,6 @@ public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Se
     /// The users to look up.
     @_Locked public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo] = []
 
-    /// Creates an operation with no users to look up yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that looks up the users `userIdentityLookupInfos` name.
     public convenience init(userIdentityLookupInfos: [CKUserIdentity.LookupInfo]) {
         self.init()

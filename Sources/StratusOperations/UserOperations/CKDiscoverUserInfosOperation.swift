@@ -24,11 +24,6 @@ public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendabl
     /// The user record IDs to look up.
     @_Locked public var userRecordIDs: [CKRecord.ID]? = nil
 
-    /// Creates an operation with nothing to look up yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that looks up users by email address and by user record ID.
     public convenience init(emailAddresses: [String]?, userRecordIDs: [CKRecord.ID]?) {
         self.init()

@@ -12,11 +12,6 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
     /// The zones to fetch; nil for an operation made by ``fetchAllRecordZonesOperation()``.
     @_Locked public var recordZoneIDs: [CKRecordZone.ID]? = nil
 
-    /// Creates an operation with no zones to fetch yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that fetches `zoneIDs`.
     public convenience init(recordZoneIDs zoneIDs: [CKRecordZone.ID]) {
         self.init()

@@ -16,11 +16,6 @@ public final class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked
     /// The zones to delete, with their records.
     @_Locked public var recordZoneIDsToDelete: [CKRecordZone.ID]? = nil
 
-    /// Creates an operation with nothing to save or delete yet.
-    public override init() {
-        super.init()
-    }
-
     /// Creates an operation that creates `recordZonesToSave` and deletes `recordZoneIDsToDelete`.
     public convenience init(recordZonesToSave: [CKRecordZone]? = nil, recordZoneIDsToDelete: [CKRecordZone.ID]? = nil) {
         self.init()

@@ -12,23 +12,21 @@ public struct WireSubscription: Hashable, Sendable {
         case database = 3
     }
 
-    /// When a query subscription fires; the raw values are CloudKit's
-    /// `CKQuerySubscriptionOptions`.
+    /// When a query subscription fires: CloudKit's `CKQuerySubscription.Options`, which
+    /// Stratus's `CKQuerySubscription.Options` is, bit for bit.
     public struct QueryOptions: OptionSet, Hashable, Sendable {
-        /// The raw bit mask.
+        /// The raw bit mask, CloudKit's `CKQuerySubscriptionOptions`.
         public let rawValue: UInt
         /// Creates options from their bit mask.
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// A matching record was created.
+        /// Fires when a matching record is created.
         public static let firesOnRecordCreation = QueryOptions(rawValue: 1 << 0)
-        /// A record that matches after the change was updated.
+        /// Fires when a record that matches after the change is updated.
         public static let firesOnRecordUpdate = QueryOptions(rawValue: 1 << 1)
-        /// A matching record was deleted.
+        /// Fires when a matching record is deleted.
         public static let firesOnRecordDeletion = QueryOptions(rawValue: 1 << 2)
-        /// The subscription fires once, then is deleted.
+        /// Fires once, after which the server deletes the subscription.
         public static let firesOnce = QueryOptions(rawValue: 1 << 3)
-        /// Every option CloudKit defines.
-        public static let all: QueryOptions = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion, .firesOnce]
     }
 
     /// The subscription's ID, unique among the owner's subscriptions in the database.
@@ -66,4 +64,9 @@ public struct WireSubscription: Hashable, Sendable {
         self.queryOptions = queryOptions
         self.notificationInfo = notificationInfo
     }
+}
+
+extension WireSubscription.QueryOptions {
+    /// Every option CloudKit defines.
+    package static let all: Self = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion, .firesOnce]
 }
