@@ -95,3 +95,13 @@ extension Error {
         (self as? CKError)?.code == .partialFailure
     }
 }
+
+extension Dictionary {
+    /// The outcome for `key` of a call made for that one item (`save(_:)`, `record(for:)`,
+    /// `deleteRecordZone(withID:)`, …): its value, or its error thrown. An answer without a
+    /// result for the item throws `internalError` naming `item` ("record 'photo-1'").
+    func result<Success>(for key: Key, of item: @autoclosure () -> String) throws -> Success where Value == Result<Success, any Error> {
+        guard let result = self[key] else { throw CKError(.internalError, message: "no result for \(item())") }
+        return try result.get()
+    }
+}

@@ -14,8 +14,7 @@ extension CKDatabase {
     @discardableResult
     public func record(for recordID: CKRecord.ID) async throws -> CKRecord {
         let results = try await records(for: [recordID])
-        guard let result = results[recordID] else { throw CKError(.internalError, message: "no result for record '\(recordID.recordName)'") }
-        return try result.get()
+        return try results.result(for: recordID, of: "record '\(recordID.recordName)'")
     }
 
     /// Fetches one record and passes it, or the error, to `completionHandler`.
@@ -66,8 +65,7 @@ extension CKDatabase {
     @discardableResult
     public func save(_ record: CKRecord) async throws -> CKRecord {
         let (saveResults, _) = try await modify(saving: [record], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
-        guard let result = saveResults[record.recordID] else { throw CKError(.internalError, message: "no result for record '\(record.recordID.recordName)'") }
-        return try result.get()
+        return try saveResults.result(for: record.recordID, of: "record '\(record.recordID.recordName)'")
     }
 
     /// Saves one record and passes the saved record, or the error, to `completionHandler`.
@@ -83,8 +81,7 @@ extension CKDatabase {
     @discardableResult
     public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
         let (_, deleteResults) = try await modify(saving: [], deleting: [recordID], savePolicy: .ifServerRecordUnchanged, atomically: true)
-        guard let result = deleteResults[recordID] else { throw CKError(.internalError, message: "no result for record '\(recordID.recordName)'") }
-        try result.get()
+        try deleteResults.result(for: recordID, of: "record '\(recordID.recordName)'")
         return recordID
     }
 

@@ -11,8 +11,7 @@ extension CKDatabase {
     ///   database, or the request's error.
     public func subscription(for subscriptionID: CKSubscription.ID) async throws -> CKSubscription {
         let results = try await subscriptions(for: [subscriptionID])
-        guard let result = results[subscriptionID] else { throw CKError(.internalError, message: "no result for subscription '\(subscriptionID)'") }
-        return try result.get()
+        return try results.result(for: subscriptionID, of: "subscription '\(subscriptionID)'")
     }
 
     /// Fetches one subscription and passes it, or the error, to `completionHandler`.
@@ -51,10 +50,7 @@ extension CKDatabase {
     @discardableResult
     public func save(_ subscription: CKSubscription) async throws -> CKSubscription {
         let (saveResults, _) = try await modifySubscriptions(saving: [subscription], deleting: [])
-        guard let result = saveResults[subscription.subscriptionID] else {
-            throw CKError(.internalError, message: "no result for subscription '\(subscription.subscriptionID)'")
-        }
-        return try result.get()
+        return try saveResults.result(for: subscription.subscriptionID, of: "subscription '\(subscription.subscriptionID)'")
     }
 
     /// Saves one subscription and passes it, or the error, to `completionHandler`.
@@ -70,8 +66,7 @@ extension CKDatabase {
     @discardableResult
     public func deleteSubscription(withID subscriptionID: CKSubscription.ID) async throws -> CKSubscription.ID {
         let (_, deleteResults) = try await modifySubscriptions(saving: [], deleting: [subscriptionID])
-        guard let result = deleteResults[subscriptionID] else { throw CKError(.internalError, message: "no result for subscription '\(subscriptionID)'") }
-        try result.get()
+        try deleteResults.result(for: subscriptionID, of: "subscription '\(subscriptionID)'")
         return subscriptionID
     }
 

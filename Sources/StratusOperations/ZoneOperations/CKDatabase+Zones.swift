@@ -13,8 +13,7 @@ extension CKDatabase {
     @discardableResult
     public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
         let (saveResults, _) = try await modifyRecordZones(saving: [zone], deleting: [])
-        guard let result = saveResults[zone.zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zone.zoneID.zoneName)'") }
-        return try result.get()
+        return try saveResults.result(for: zone.zoneID, of: "zone '\(zone.zoneID.zoneName)'")
     }
 
     /// Creates a zone and passes it, or the error, to `completionHandler`.
@@ -29,8 +28,7 @@ extension CKDatabase {
     @discardableResult
     public func recordZone(for zoneID: CKRecordZone.ID) async throws -> CKRecordZone {
         let results = try await recordZones(for: [zoneID])
-        guard let result = results[zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zoneID.zoneName)'") }
-        return try result.get()
+        return try results.result(for: zoneID, of: "zone '\(zoneID.zoneName)'")
     }
 
     /// Fetches one zone and passes it, or the error, to `completionHandler`.
@@ -67,8 +65,7 @@ extension CKDatabase {
     @discardableResult
     public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
         let (_, deleteResults) = try await modifyRecordZones(saving: [], deleting: [zoneID])
-        guard let result = deleteResults[zoneID] else { throw CKError(.internalError, message: "no result for zone '\(zoneID.zoneName)'") }
-        try result.get()
+        try deleteResults.result(for: zoneID, of: "zone '\(zoneID.zoneName)'")
         return zoneID
     }
 

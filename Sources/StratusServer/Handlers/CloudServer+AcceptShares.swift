@@ -29,9 +29,7 @@ extension CloudServer {
     public func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse {
         let scope = try await begin(request.context, .acceptShares)
         let account = try scope.requireAccount().account
-        guard request.shareURLs.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.shareURLs.count) share URLs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
+        try Self.checkItemCount(request.shareURLs.count, of: "share URLs")
         var results: [WireItemResult<String, WireRecord>] = []
         results.reserveCapacity(request.shareURLs.count)
         for url in request.shareURLs {

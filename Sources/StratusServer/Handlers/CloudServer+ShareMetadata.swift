@@ -12,9 +12,7 @@ extension CloudServer {
     public func lookupShareMetadata(_ request: WireShareMetadataLookupRequest) async throws(WireError) -> WireShareMetadataLookupResponse {
         let scope = try await begin(request.context, .lookupShareMetadata)
         let account = try scope.requireAccount().account
-        guard request.shareURLs.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.shareURLs.count) share URLs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
+        try Self.checkItemCount(request.shareURLs.count, of: "share URLs")
         let results = request.shareURLs.map { url in
             WireItemResult(id: url, result: metadata(for: url, account: account, scope: scope, request: request))
         }

@@ -6,9 +6,7 @@ extension CloudServer {
     public func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
         let scope = try await begin(request.context, .lookupShareParticipants)
         let caller = try scope.requireAccount().userRecordName
-        guard request.lookupInfos.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.lookupInfos.count) lookup infos in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
+        try Self.checkItemCount(request.lookupInfos.count, of: "lookup infos")
         let container = scope.container.identifier
         let results = registry.withLock { registry in
             let accounts = registry.everyAccount

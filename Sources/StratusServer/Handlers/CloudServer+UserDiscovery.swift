@@ -5,9 +5,7 @@ extension CloudServer {
     public func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse {
         let scope = try await begin(request.context, .lookupUsers)
         _ = try scope.requireAccount()
-        guard request.lookupInfos.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.lookupInfos.count) lookup infos in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
+        try Self.checkItemCount(request.lookupInfos.count, of: "lookup infos")
         if let index = request.lookupInfos.firstIndex(where: { !$0.isWellFormed }) {
             throw WireError(.invalidArguments, "lookup info \(index) must name exactly one of an email address, a phone number or a user record ID")
         }

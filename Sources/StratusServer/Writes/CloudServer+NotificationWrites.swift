@@ -7,9 +7,7 @@ extension CloudServer {
     /// Marks notifications of `user`'s collection in `container` read
     /// (``markNotificationsRead(_:)``).
     func markRead(_ request: WireMarkNotificationsReadRequest, of user: String, in container: ContainerStore) throws(WireError) -> WireMarkNotificationsReadResponse {
-        guard request.notificationIDs.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.notificationIDs.count) notification IDs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
+        try Self.checkItemCount(request.notificationIDs.count, of: "notification IDs")
         let results = container.notifications.withLock { collections in
             request.notificationIDs.map { notificationID -> WireItemResult<String, Void> in
                 guard collections[user]?.markRead(notificationID) == true else {

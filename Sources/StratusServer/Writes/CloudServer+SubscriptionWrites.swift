@@ -5,7 +5,7 @@ extension CloudServer {
     /// item succeeds or fails on its own, saves first (``modifySubscriptions(_:)`` lists the
     /// rules).
     func modify(_ request: WireSubscriptionsModifyRequest, in database: DatabaseStore, owner: String, scope: RequestScope) throws(WireError) -> WireSubscriptionsModifyResponse {
-        try Self.checkItemCount(request.saves.count + request.deletes.count)
+        try Self.checkItemCount(request.saves.count + request.deletes.count, of: "subscriptions")
         var seen: [WireName: Int] = [:]
         for subscriptionID in request.saves.map(\.subscriptionID) + request.deletes { seen[WireName(subscriptionID), default: 0] += 1 }
         let duplicate = { (subscriptionID: String) -> WireError? in
@@ -101,12 +101,6 @@ extension CloudServer {
             if database.zone(normalized) == nil { return database.missingZoneError(normalized) }
         }
         return nil
-    }
-
-    static func checkItemCount(_ count: Int) throws(WireError) {
-        guard count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(count) subscriptions in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
-        }
     }
 
     static func checkSubscriptionID(_ subscriptionID: String) -> WireError? {
