@@ -73,30 +73,23 @@ public final class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchec
     // MARK: - Request
 
     override func run() async {
-        var token = previousServerChangeToken
         let limit = max(0, resultsLimit)
         let fetchAll = fetchAllChanges
-        while true {
-            let since = token.map { Array($0.bytes) }
-            let response = await send(to: runDatabase) { service, context async throws(WireError) in
+        let result = await readChanges(from: previousServerChangeToken, fetchAll: fetchAll) { since in
+            await send(to: runDatabase) { service, context async throws(WireError) in
                 try await service.databaseChanges(WireDatabaseChangesRequest(context: context, sinceToken: since, resultsLimit: limit))
             }
-            switch response {
-            case .failure(let error):
-                finish(with: error) { self.deliverFinal(.failure(error)) }
-                return
-            case .success(let batch):
-                let batchToken = CKServerChangeToken(bytes: Data(batch.token))
-                token = batchToken
-                let continues = fetchAll && batch.moreComing
-                deliver {
-                    self.deliverBatch(batch)
-                    if continues { self.changeTokenUpdatedBlock?(batchToken) }
-                }
-                if continues { continue }
-                finish(with: nil) { self.deliverFinal(.success((batchToken, fetchAll ? false : batch.moreComing))) }
-                return
+        } page: { batch, token, continues in
+            deliver {
+                self.deliverBatch(batch)
+                if continues { self.changeTokenUpdatedBlock?(token) }
             }
+        }
+        switch result {
+        case .failure(let error):
+            finish(with: error) { self.deliverFinal(.failure(error)) }
+        case .success(let (last, token)):
+            finish(with: nil) { self.deliverFinal(.success((token, fetchAll ? false : last.moreComing))) }
         }
     }
 

@@ -138,38 +138,30 @@ public final class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unch
                 continue
             }
             let configuration = configurations[zoneID]
-            var token = configuration?.previousServerChangeToken
-            let limit = configuration?.resultsLimit ?? 0
+            let limit = max(0, configuration?.resultsLimit ?? 0)
             let desiredKeys = configuration?.desiredKeys
-            while true {
-                let since = token.map { Array($0.bytes) }
-                let cache = assetCache
-                let response = await send(to: runDatabase) { service, context async throws(WireError) in
+            let cache = assetCache
+            let result = await readChanges(from: configuration?.previousServerChangeToken, fetchAll: fetchAll) { since in
+                await send(to: runDatabase) { service, context async throws(WireError) in
                     var downloads = AssetDownloads(service: service, cache: cache)
                     return await downloads.localize(try await service.recordChanges(WireRecordChangesRequest(
-                        context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: max(0, limit), desiredKeys: desiredKeys
+                        context: context, zoneID: zoneID.wireValue, sinceToken: since, resultsLimit: limit, desiredKeys: desiredKeys
                     )))
                 }
-                switch response {
-                case .failure(let error):
-                    if !Self.failsOnlyItsZone(error) { stop = error }
-                    zoneErrors.append((zoneID, .failure(error)))
-                    deliver { self.deliverZoneResult(zoneID, .failure(error)) }
-                case .success(let batch):
-                    let batchToken = CKServerChangeToken(bytes: Data(batch.token))
-                    token = batchToken
-                    let continues = fetchAll && batch.moreComing
-                    deliver {
-                        self.deliverBatch(batch)
-                        if continues {
-                            self.recordZoneChangeTokensUpdatedBlock?(zoneID, batchToken, batch.clientChangeTokenData)
-                        } else {
-                            self.deliverZoneResult(zoneID, .success((batchToken, batch.clientChangeTokenData, fetchAll ? false : batch.moreComing)))
-                        }
+            } page: { batch, token, continues in
+                deliver {
+                    self.deliverBatch(batch)
+                    if continues {
+                        self.recordZoneChangeTokensUpdatedBlock?(zoneID, token, batch.clientChangeTokenData)
+                    } else {
+                        self.deliverZoneResult(zoneID, .success((token, batch.clientChangeTokenData, fetchAll ? false : batch.moreComing)))
                     }
-                    if continues { continue }
                 }
-                break
+            }
+            if case .failure(let error) = result {
+                if !Self.failsOnlyItsZone(error) { stop = error }
+                zoneErrors.append((zoneID, .failure(error)))
+                deliver { self.deliverZoneResult(zoneID, .failure(error)) }
             }
         }
         let failure = stop ?? CKError.partialFailure(of: zoneErrors)
