@@ -68,45 +68,26 @@ extension CKSyncEngine {
         }
         let generations = state.read { storage in changes.map { storage.zones.generation(of: $0, key: $0.zoneID) } }
         let operation = CKModifyRecordZonesOperation(recordZonesToSave: zonesToSave, recordZoneIDsToDelete: zoneIDsToDelete)
-        let results = Locked(ItemResults<CKRecordZone.ID, CKRecordZone>())
-        operation.perRecordZoneSaveBlock = { zoneID, result in results.withValue { $0.saves.append((zoneID, result.mapError(\.asCKError))) } }
-        operation.perRecordZoneDeleteBlock = { zoneID, result in results.withValue { $0.deletes.append((zoneID, result.mapError(\.asCKError))) } }
-        operation.modifyRecordZonesResultBlock = { result in results.value.finish(result) }
-        await run.execute(operation, group: context.options.operationGroup)
-        let sent = results.value.completed(saves: zonesToSave.map(\.zoneID), deletes: zoneIDsToDelete)
-
-        var savedZones: [CKRecordZone] = []
-        var failedZoneSaves: [Event.SentDatabaseChanges.FailedZoneSave] = []
-        var deletedZoneIDs: [CKRecordZone.ID] = []
-        var failedZoneDeletes: [CKRecordZone.ID: CKError] = [:]
-        var kept: Set<Int> = []
-        for (index, zone) in zonesToSave.enumerated() {
-            switch sent.saves[zone.zoneID] {
-            case .success(let saved)?: savedZones.append(saved)
-            case .failure(let error)?:
-                failedZoneSaves.append(.init(zone: zone, error: error))
-                if outcome.record(error, for: zone.zoneID) { kept.insert(index) }
-            case nil: break
-            }
+        let results: ItemResults<CKRecordZone.ID, CKRecordZone> = await run.modify(operation, group: context.options.operationGroup) { operation, save, delete, final in
+            operation.perRecordZoneSaveBlock = save
+            operation.perRecordZoneDeleteBlock = delete
+            operation.modifyRecordZonesResultBlock = final
         }
-        for (offset, zoneID) in zoneIDsToDelete.enumerated() {
-            switch sent.deletes[zoneID] {
-            case .success?: deletedZoneIDs.append(zoneID)
-            case .failure(let error)?:
-                failedZoneDeletes[zoneID] = error
-                if outcome.record(error, for: zoneID) { kept.insert(zonesToSave.count + offset) }
-            case nil: break
-            }
-        }
-        outcome.noteRequest(sent.requestError)
+        let sent = results.sort(saves: zonesToSave, id: \.zoneID, deletes: zoneIDsToDelete, outcome: &outcome)
         let ordered = zonesToSave.map(PendingDatabaseChange.saveZone) + zoneIDsToDelete.map(PendingDatabaseChange.deleteZone)
         let generationsByChange = Dictionary(zip(changes, generations), uniquingKeysWith: { first, _ in first })
-        await deliver(.sentDatabaseChanges(.init(savedZones: savedZones, failedZoneSaves: failedZoneSaves, deletedZoneIDs: deletedZoneIDs, failedZoneDeletes: failedZoneDeletes)), before: {
+        let event = Event.SentDatabaseChanges(
+            savedZones: sent.saved,
+            failedZoneSaves: sent.failedSaves.map { .init(zone: $0.item, error: $0.error) },
+            deletedZoneIDs: sent.deleted,
+            failedZoneDeletes: sent.failedDeletes
+        )
+        await deliver(.sentDatabaseChanges(event), before: {
             state.update { storage in
-                for (index, change) in ordered.enumerated() where !kept.contains(index) {
+                for (index, change) in ordered.enumerated() where !sent.kept.contains(index) {
                     storage.zones.removeSent(change, key: change.zoneID, generation: generationsByChange[change] ?? nil)
                 }
-                for zoneID in deletedZoneIDs { storage.forgetZone(zoneID) }
+                for zoneID in sent.deleted { storage.forgetZone(zoneID) }
             }
         })
     }
@@ -119,42 +100,22 @@ extension CKSyncEngine {
         let operation = CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
         operation.savePolicy = .ifServerRecordUnchanged
         operation.isAtomic = batch.atomicByZone
-        let results = Locked(ItemResults<CKRecord.ID, CKRecord>())
-        operation.perRecordSaveBlock = { recordID, result in results.withValue { $0.saves.append((recordID, result.mapError(\.asCKError))) } }
-        operation.perRecordDeleteBlock = { recordID, result in results.withValue { $0.deletes.append((recordID, result.mapError(\.asCKError))) } }
-        operation.modifyRecordsResultBlock = { result in results.value.finish(result) }
-        await run.execute(operation, group: context.options.operationGroup)
-        let sent = results.value.completed(saves: saves.map(\.recordID), deletes: deletes)
-
-        var savedRecords: [CKRecord] = []
-        var failedRecordSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
-        var deletedRecordIDs: [CKRecord.ID] = []
-        var failedRecordDeletes: [CKRecord.ID: CKError] = [:]
-        var kept: Set<Int> = []
-        for (index, record) in saves.enumerated() {
-            outcome.sentRecordIDs.insert(record.recordID)
-            switch sent.saves[record.recordID] {
-            case .success(let saved)?: savedRecords.append(saved)
-            case .failure(let error)?:
-                failedRecordSaves.append(.init(record: record, error: error))
-                if outcome.record(error, for: record.recordID) { kept.insert(index) }
-            case nil: break
-            }
+        let results: ItemResults<CKRecord.ID, CKRecord> = await run.modify(operation, group: context.options.operationGroup) { operation, save, delete, final in
+            operation.perRecordSaveBlock = save
+            operation.perRecordDeleteBlock = delete
+            operation.modifyRecordsResultBlock = final
         }
-        for (offset, recordID) in deletes.enumerated() {
-            outcome.sentRecordIDs.insert(recordID)
-            switch sent.deletes[recordID] {
-            case .success?: deletedRecordIDs.append(recordID)
-            case .failure(let error)?:
-                failedRecordDeletes[recordID] = error
-                if outcome.record(error, for: recordID) { kept.insert(saves.count + offset) }
-            case nil: break
-            }
-        }
-        outcome.noteRequest(sent.requestError)
-        await deliver(.sentRecordZoneChanges(.init(savedRecords: savedRecords, failedRecordSaves: failedRecordSaves, deletedRecordIDs: deletedRecordIDs, failedRecordDeletes: failedRecordDeletes)), before: {
+        outcome.sentRecordIDs.formUnion(sentChanges.map(\.recordID))
+        let sent = results.sort(saves: saves, id: \.recordID, deletes: deletes, outcome: &outcome)
+        let event = Event.SentRecordZoneChanges(
+            savedRecords: sent.saved,
+            failedRecordSaves: sent.failedSaves.map { .init(record: $0.item, error: $0.error) },
+            deletedRecordIDs: sent.deleted,
+            failedRecordDeletes: sent.failedDeletes
+        )
+        await deliver(.sentRecordZoneChanges(event), before: {
             state.update { storage in
-                for (index, change) in sentChanges.enumerated() where !kept.contains(index) {
+                for (index, change) in sentChanges.enumerated() where !sent.kept.contains(index) {
                     storage.records.removeSent(change, key: change.recordID, generation: generations[index])
                 }
             }
@@ -223,13 +184,70 @@ struct ItemResults<ID: Hashable, Value> {
         if case .failure(let error) = result, !error.isPartialFailure { requestError = error.asCKError }
     }
 
-    /// The results by ID; an item without a result gets the request's error.
-    func completed(saves saveIDs: [ID], deletes deleteIDs: [ID]) -> (saves: [ID: Result<Value, CKError>], deletes: [ID: Result<Void, CKError>], requestError: CKError?) {
-        var saveResults = Dictionary(saves, uniquingKeysWith: { _, last in last })
-        var deleteResults = Dictionary(deletes, uniquingKeysWith: { _, last in last })
+    /// Sorts the items of the request, `saves` (each named by `id`) then `deletes`, by what
+    /// happened to them, noting each failure and the request's error in `outcome`. An item
+    /// without a result gets the request's error.
+    func sort<Item>(saves: [Item], id: (Item) -> ID, deletes: [ID], outcome: inout SendOutcome) -> SentItems<Item, ID, Value> {
+        let saveResults = Dictionary(self.saves, uniquingKeysWith: { _, last in last })
+        let deleteResults = Dictionary(self.deletes, uniquingKeysWith: { _, last in last })
         let fallback = requestError ?? CKError(.internalError, message: "the server returned no result for this item")
-        for id in saveIDs where saveResults[id] == nil { saveResults[id] = .failure(fallback) }
-        for id in deleteIDs where deleteResults[id] == nil { deleteResults[id] = .failure(fallback) }
-        return (saveResults, deleteResults, requestError)
+        var sent = SentItems<Item, ID, Value>()
+        for (index, item) in saves.enumerated() {
+            switch saveResults[id(item)] ?? .failure(fallback) {
+            case .success(let saved): sent.saved.append(saved)
+            case .failure(let error):
+                sent.failedSaves.append((item, error))
+                if outcome.record(error, for: id(item)) { sent.kept.insert(index) }
+            }
+        }
+        for (offset, itemID) in deletes.enumerated() {
+            switch deleteResults[itemID] ?? .failure(fallback) {
+            case .success: sent.deleted.append(itemID)
+            case .failure(let error):
+                sent.failedDeletes[itemID] = error
+                if outcome.record(error, for: itemID) { sent.kept.insert(saves.count + offset) }
+            }
+        }
+        outcome.noteRequest(requestError)
+        return sent
+    }
+}
+
+/// The items of one modify request, sorted by what happened to them.
+struct SentItems<Item, ID: Hashable, Saved> {
+    /// What the server saved, in request order.
+    var saved: [Saved] = []
+    /// The saves that failed, with their errors.
+    var failedSaves: [(item: Item, error: CKError)] = []
+    /// The IDs deleted.
+    var deleted: [ID] = []
+    /// The deletes that failed, with their errors.
+    var failedDeletes: [ID: CKError] = [:]
+    /// The indexes (saves first, then deletes) of the items that stay pending.
+    var kept: Set<Int> = []
+}
+
+extension SyncRun {
+    /// Runs `operation`, a modify operation, in this run and collects its results; `connect`
+    /// sets its per-save, per-delete and final blocks to the three it is given.
+    func modify<Operation: CKDatabaseOperation, ID: Hashable, Value>(
+        _ operation: Operation,
+        group: CKOperationGroup,
+        _ connect: (
+            Operation,
+            _ save: @escaping (ID, Result<Value, any Error>) -> Void,
+            _ delete: @escaping (ID, Result<Void, any Error>) -> Void,
+            _ final: @escaping (Result<Void, any Error>) -> Void
+        ) -> Void
+    ) async -> ItemResults<ID, Value> {
+        let results = Locked(ItemResults<ID, Value>())
+        connect(
+            operation,
+            { id, result in results.withValue { $0.saves.append((id, result.mapError(\.asCKError))) } },
+            { id, result in results.withValue { $0.deletes.append((id, result.mapError(\.asCKError))) } },
+            { result in results.withValue { $0.finish(result) } }
+        )
+        await execute(operation, group: group)
+        return results.value
     }
 }
