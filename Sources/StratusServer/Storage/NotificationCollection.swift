@@ -83,12 +83,7 @@ struct NotificationCollection: Sendable {
 
     /// Up to `limit` notifications placed after `position`, in order, and whether more follow.
     func changes(after position: UInt64, limit: Int) -> (notifications: [WireNotification], last: UInt64?, moreComing: Bool) {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].sequence <= position { low = middle + 1 } else { high = middle }
-        }
+        let low = entries.partitioningIndex { $0.sequence > position }
         var page: [WireNotification] = []
         var last: UInt64?
         for entry in entries[low...] {

@@ -119,12 +119,7 @@ struct ZoneChangeLog: Sendable {
     /// `limit` of them, and whether more follow. Reads only the entries it returns (and the
     /// superseded ones between them), so fetching a long history batch by batch stays linear.
     func changes(after sequence: UInt64, limit: Int = .max) -> (changes: [Change], moreComing: Bool) {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
-        }
+        let low = entries.partitioningIndex { $0.sequence > sequence }
         var found: [Change] = []
         for entry in entries[low...] where latest[entry.recordName] == entry.sequence {
             if found.count == limit { return (found, true) }
@@ -136,12 +131,7 @@ struct ZoneChangeLog: Sendable {
     /// The tombstone of the record named `name`, while the log keeps it.
     func tombstone(of name: WireName) -> Change? {
         guard let sequence = latest[name], deletedSequences.contains(sequence) else { return nil }
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].sequence < sequence { low = middle + 1 } else { high = middle }
-        }
+        let low = entries.partitioningIndex { $0.sequence >= sequence }
         return low < entries.count && entries[low].sequence == sequence ? entries[low] : nil
     }
 

@@ -96,31 +96,10 @@ final class ZoneStore: @unchecked Sendable {
         let old = if let stored { records.updateValue(stored, forKey: name) } else { records.removeValue(forKey: name) }
         let oldTargets = old?.deleteSelfTargets ?? []
         let newTargets = stored?.deleteSelfTargets ?? []
-        for target in oldTargets.subtracting(newTargets) {
-            deleteSelfSources[target]?.remove(name)
-            if deleteSelfSources[target]?.isEmpty == true { deleteSelfSources[target] = nil }
-        }
-        for target in newTargets.subtracting(oldTargets) {
-            deleteSelfSources[target, default: []].insert(name)
-        }
-        let oldParent = old?.parentName
-        let newParent = stored?.parentName
-        if oldParent != newParent {
-            if let oldParent {
-                children[oldParent]?.remove(name)
-                if children[oldParent]?.isEmpty == true { children[oldParent] = nil }
-            }
-            if let newParent { children[newParent, default: []].insert(name) }
-        }
-        let oldShare = old?.shareTarget
-        let newShare = stored?.shareTarget
-        if oldShare != newShare {
-            if let oldShare {
-                shareHolders[oldShare]?.remove(name)
-                if shareHolders[oldShare]?.isEmpty == true { shareHolders[oldShare] = nil }
-            }
-            if let newShare { shareHolders[newShare, default: []].insert(name) }
-        }
+        for target in oldTargets.subtracting(newTargets) { deleteSelfSources.move(name, from: target, to: nil) }
+        for target in newTargets.subtracting(oldTargets) { deleteSelfSources.move(name, from: nil, to: target) }
+        children.move(name, from: old?.parentName, to: stored?.parentName)
+        shareHolders.move(name, from: old?.shareTarget, to: stored?.shareTarget)
         if stored?.isShare == true { shareNames.insert(name) } else if old?.isShare == true { shareNames.remove(name) }
         for index in indexes.indexes {
             if let old = old?.record, old.recordType == index.key.recordType { index.remove(old) }
@@ -332,4 +311,18 @@ struct RecordChange {
 struct ClientChangeToken {
     var data: Data
     var deviceID: String
+}
+
+extension Dictionary {
+    /// Moves `member` from the set under `old` to the set under `new`, either of which may be
+    /// nil (nothing to leave, or nothing to join); a set left empty is removed, so the
+    /// dictionary holds no empty sets. The same key on both sides changes nothing.
+    fileprivate mutating func move<Member>(_ member: Member, from old: Key?, to new: Key?) where Value == Set<Member> {
+        guard old != new else { return }
+        if let old {
+            self[old]?.remove(member)
+            if self[old]?.isEmpty == true { self[old] = nil }
+        }
+        if let new { self[new, default: []].insert(member) }
+    }
 }

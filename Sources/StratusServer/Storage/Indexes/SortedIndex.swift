@@ -16,28 +16,13 @@ struct SortedIndex<Element> {
     /// The chunk that holds, or would hold, `element`: the first whose last element does not
     /// precede it.
     private func chunkIndex(for element: Element) -> Int {
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if let last = chunks[middle].last, precedes(last, element) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return min(low, max(0, chunks.count - 1))
+        let index = chunks.partitioningIndex { chunk in chunk.last.map { !precedes($0, element) } ?? true }
+        return min(index, max(0, chunks.count - 1))
     }
 
     /// The first position in `chunk` whose element does not precede `element`.
     private func position(in chunk: [Element], of element: Element) -> Int {
-        var low = 0
-        var high = chunk.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(chunk[middle], element) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        chunk.partitioningIndex { !precedes($0, element) }
     }
 
     mutating func insert(_ element: Element) {
