@@ -29,12 +29,12 @@ extension CloudServer {
     public func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse {
         let scope = try await begin(request.context, .acceptShares)
         let account = try scope.requireAccount().account
-        guard request.shareURLs.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.shareURLs.count) share URLs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
+        guard request.ids.count <= WireLimits.maximumItemsPerRequest else {
+            throw WireError(.limitExceeded, "\(request.ids.count) share URLs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
         }
         var results: [WireItemResult<String, WireRecord>] = []
-        results.reserveCapacity(request.shareURLs.count)
-        for url in request.shareURLs {
+        results.reserveCapacity(request.ids.count)
+        for url in request.ids {
             results.append(WireItemResult(id: url, result: accept(url, account: account, scope: scope, operationID: request.context.operationID)))
         }
         return WireAcceptSharesResponse(results: results)

@@ -6,13 +6,13 @@ extension CloudServer {
     public func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
         let scope = try await begin(request.context, .lookupShareParticipants)
         let caller = try scope.requireAccount().userRecordName
-        guard request.lookupInfos.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.lookupInfos.count) lookup infos in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
+        guard request.ids.count <= WireLimits.maximumItemsPerRequest else {
+            throw WireError(.limitExceeded, "\(request.ids.count) lookup infos in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
         }
         let container = scope.container.identifier
         let results = registry.withLock { registry in
             let accounts = registry.everyAccount
-            return request.lookupInfos.map { info -> WireItemResult<WireUserLookupInfo, WireShareParticipant> in
+            return request.ids.map { info -> WireItemResult<WireUserLookupInfo, WireShareParticipant> in
                 if let problem = PeopleDirectory.problem(with: info) {
                     return WireItemResult(id: info, result: .failure(WireError(.invalidArguments, problem)))
                 }
