@@ -7,11 +7,11 @@ extension CloudServer {
     /// Marks notifications of `user`'s collection in `container` read
     /// (``markNotificationsRead(_:)``).
     func markRead(_ request: WireMarkNotificationsReadRequest, of user: String, in container: ContainerStore) throws(WireError) -> WireMarkNotificationsReadResponse {
-        guard request.notificationIDs.count <= WireLimits.maximumItemsPerRequest else {
-            throw WireError(.limitExceeded, "\(request.notificationIDs.count) notification IDs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
+        guard request.ids.count <= WireLimits.maximumItemsPerRequest else {
+            throw WireError(.limitExceeded, "\(request.ids.count) notification IDs in one request; at most \(WireLimits.maximumItemsPerRequest) are allowed")
         }
         let results = container.notifications.withLock { collections in
-            request.notificationIDs.map { notificationID -> WireItemResult<String, Void> in
+            request.ids.map { notificationID -> WireItemResult<String, Void> in
                 guard collections[user]?.markRead(notificationID) == true else {
                     return WireItemResult(id: notificationID, result: .failure(WireError(.unknownItem, "notification '\(notificationID.prefix(80))' does not exist for this account")))
                 }

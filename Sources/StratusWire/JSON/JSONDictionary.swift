@@ -205,7 +205,7 @@ extension JSONDictionary {
 
 /// How a value is written into an encoder and read back: one part of a per-item result (its
 /// ID, or its value) in the item's dictionary (``JSONItems``), or a whole request or response of
-/// a batch endpoint family (``WireJSONLookupEndpoint`` and its siblings). Only StratusWire
+/// a batch endpoint family (``WireJSONItemsRequestEndpoint`` and its siblings). Only StratusWire
 /// makes them.
 public struct WireJSONCoder<Value>: Sendable {
     let encode: @Sendable (Value, any Encoder) throws -> Void

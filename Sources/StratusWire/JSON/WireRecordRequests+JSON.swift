@@ -84,7 +84,7 @@ extension WireRecordsLookupRequest: Codable {
 }
 
 /// The `records/*` answers as CKWS writes them.
-extension WireRecordsEndpoint: WireJSONItemsEndpoint, WireJSONModifyResultsEndpoint {
+extension WireRecordsEndpoint: WireJSONItemsResponseEndpoint, WireJSONModifyResponseEndpoint {
     /// The answer to `records/lookup`: `{"records": […]}`, one element per requested record in
     /// order, the record dictionary or an error dictionary, with the requested `recordName` and
     /// `zoneID` beside (``JSONItems``). When the record's own ID differs from the requested one

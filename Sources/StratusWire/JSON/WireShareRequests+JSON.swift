@@ -2,9 +2,9 @@ import Foundation
 
 /// The share participants lookup, a Stratus extension shaped like CloudKit Web Services'
 /// `users/discover`, answered in CKWS's per-item style.
-extension WireShareParticipantsEndpoint: WireJSONLookupEndpoint, WireJSONItemsEndpoint {
+extension WireShareParticipantsEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint {
     /// The request: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
-    public static let lookupRequestJSON = JSONDictionary(WireShareParticipantsLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
+    public static let itemsRequestJSON = JSONDictionary(WireShareParticipantsLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
 
     /// The answer: `{"participants": […]}`, one element per lookup info in order, the
     /// participant dictionary or an error dictionary, with the lookup info beside under
@@ -67,7 +67,7 @@ extension WireShareMetadataLookupRequest: Codable {
 }
 
 /// The answer to `records/resolve` as CKWS writes it.
-extension WireShareMetadataEndpoint: WireJSONItemsEndpoint {
+extension WireShareMetadataEndpoint: WireJSONItemsResponseEndpoint {
     /// `{"results": […]}`, one element per share URL in order, the share result dictionary
     /// (``WireShareMetadata``) or an error dictionary, with the URL beside as `shortGUID` and
     /// `shareURL` (``JSONShareURLs``).
@@ -77,10 +77,10 @@ extension WireShareMetadataEndpoint: WireJSONItemsEndpoint {
 }
 
 /// `records/accept` as CKWS shapes it.
-extension WireAcceptSharesEndpoint: WireJSONLookupEndpoint, WireJSONItemsEndpoint {
+extension WireAcceptSharesEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint {
     /// The request: `{"shortGUIDs": [{"value": …, "shouldFetchRootRecord": false}]}`, one
     /// element per share URL (``JSONShareURLs``).
-    public static let lookupRequestJSON = WireJSONCoder<WireAcceptSharesRequest> { request, encoder in
+    public static let itemsRequestJSON = WireJSONCoder<WireAcceptSharesRequest> { request, encoder in
         var items = JSONKey.list(under: "shortGUIDs", of: encoder)
         for url in request.ids {
             let itemEncoder = items.superEncoder()

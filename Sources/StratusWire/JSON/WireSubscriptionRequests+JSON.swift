@@ -10,10 +10,10 @@ extension WireSubscriptionsListResponse: Codable {
 }
 
 /// The `subscriptions/*` endpoints as CKWS shapes them.
-extension WireSubscriptionsEndpoint: WireJSONLookupEndpoint, WireJSONItemsEndpoint, WireJSONModifyEndpoint, WireJSONModifyResultsEndpoint {
+extension WireSubscriptionsEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint, WireJSONModifyRequestEndpoint, WireJSONModifyResponseEndpoint {
     /// `subscriptions/lookup`: `{"subscriptions": [{"subscriptionID": …}…]}`. The request's
     /// context is not in the body (``WireJSON/decode(_:from:context:)``).
-    public static let lookupRequestJSON = JSONDictionary(
+    public static let itemsRequestJSON = JSONDictionary(
         WireSubscriptionsLookupRequest.init, .context(\.context), .ids("subscriptions", as: "subscriptionID", \.ids)
     ).coder
 

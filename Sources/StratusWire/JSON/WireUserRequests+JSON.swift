@@ -28,9 +28,9 @@ extension WireCurrentUserResponse: Codable {
 }
 
 /// `users/discover` (POST) as CKWS shapes it.
-extension WireUsersEndpoint: WireJSONLookupEndpoint {
+extension WireUsersEndpoint: WireJSONItemsRequestEndpoint {
     /// The request: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
-    public static let lookupRequestJSON = JSONDictionary(WireUsersLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
+    public static let itemsRequestJSON = JSONDictionary(WireUsersLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
 }
 
 /// The answer to `users/discover` as CKWS writes it: `{"users": […]}`, one element per lookup

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The `zones/*` endpoints as CloudKit Web Services shapes them.
-extension WireZonesEndpoint: WireJSONLookupEndpoint, WireJSONItemsEndpoint, WireJSONModifyEndpoint, WireJSONModifyResultsEndpoint {
+extension WireZonesEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint, WireJSONModifyRequestEndpoint, WireJSONModifyResponseEndpoint {
     /// `zones/lookup`: `{"zones": [zoneID, …]}`, an array of zone-ID dictionaries.
-    public static let lookupRequestJSON = JSONDictionary(WireZonesLookupRequest.init, .context(\.context), .required("zones", \.ids)).coder
+    public static let itemsRequestJSON = JSONDictionary(WireZonesLookupRequest.init, .context(\.context), .required("zones", \.ids)).coder
 
     /// The answer to `zones/lookup`: `{"zones": […]}`, one element per requested zone in
     /// order, the zone dictionary or an error dictionary, with the requested `zoneID`

@@ -17,7 +17,7 @@ public enum WireShareParticipantsEndpoint: WireItemEndpoint {
 
 /// Turns lookup infos into new share participants, one per lookup info
 /// (``WireShareParticipantsEndpoint``).
-public typealias WireShareParticipantsLookupRequest = WireLookupRequest<WireShareParticipantsEndpoint>
+public typealias WireShareParticipantsLookupRequest = WireItemsRequest<WireShareParticipantsEndpoint>
 
 /// The answer to a ``WireShareParticipantsLookupRequest``: one outcome per lookup info, in the
 /// request's order.
@@ -78,7 +78,7 @@ public enum WireAcceptSharesEndpoint: WireItemEndpoint {
 
 /// `records/accept`: the URLs of the shares to accept, in the order the results come back
 /// (``WireAcceptSharesEndpoint``).
-public typealias WireAcceptSharesRequest = WireLookupRequest<WireAcceptSharesEndpoint>
+public typealias WireAcceptSharesRequest = WireItemsRequest<WireAcceptSharesEndpoint>
 
 /// The answer to a ``WireAcceptSharesRequest``: one outcome per URL, in the request's order.
 public typealias WireAcceptSharesResponse = WireItemsResponse<WireAcceptSharesEndpoint>

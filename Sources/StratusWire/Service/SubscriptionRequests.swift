@@ -19,7 +19,7 @@ public enum WireSubscriptionsEndpoint: WireItemEndpoint {
 }
 
 /// `subscriptions/lookup`: fetch subscriptions by ID.
-public typealias WireSubscriptionsLookupRequest = WireLookupRequest<WireSubscriptionsEndpoint>
+public typealias WireSubscriptionsLookupRequest = WireItemsRequest<WireSubscriptionsEndpoint>
 
 /// The answer to a ``WireSubscriptionsLookupRequest``: one result per requested ID, in
 /// request order.

@@ -107,7 +107,7 @@ public enum WireUsersEndpoint: WireItemEndpoint {
 
 /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id` in one request: the users
 /// that the lookup infos name (``WireUsersEndpoint``).
-public typealias WireUsersLookupRequest = WireLookupRequest<WireUsersEndpoint>
+public typealias WireUsersLookupRequest = WireItemsRequest<WireUsersEndpoint>
 
 /// The answer to a ``WireUsersLookupRequest``.
 public struct WireUsersLookupResponse: Hashable, Sendable {

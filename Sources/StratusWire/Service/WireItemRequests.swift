@@ -7,7 +7,7 @@
 /// A family of batch endpoints working on items of one kind: what names an item, and what a
 /// successful result for it carries. A family is a caseless enum that only names it; its JSON
 /// shapes (which differ per family, as CloudKit Web Services' keys do) come with its
-/// conformances to ``WireJSONLookupEndpoint`` and its siblings.
+/// conformances to ``WireJSONItemsRequestEndpoint`` and its siblings.
 public protocol WireItemEndpoint: Sendable {
     /// What names one item, in a request and beside its result.
     associatedtype ID: Hashable & Sendable
@@ -15,14 +15,16 @@ public protocol WireItemEndpoint: Sendable {
     associatedtype Value: Sendable
 }
 
-/// A lookup: fetch the items that `ids` name, one result per ID in request order.
-public struct WireLookupRequest<Endpoint: WireItemEndpoint>: Hashable, Sendable {
+/// A batch request about the items that `ids` name, answered with one result per ID in request
+/// order (``WireItemsResponse``): a lookup (`zones/lookup`, `users/discover`, …), or an action
+/// on each item (`records/accept`, marking notifications read).
+public struct WireItemsRequest<Endpoint: WireItemEndpoint>: Hashable, Sendable {
     /// Where the request goes and who sends it.
     public var context: WireRequestContext
-    /// The items to fetch, in the order results come back.
+    /// The items, in the order results come back.
     public var ids: [Endpoint.ID]
 
-    /// Creates a lookup request.
+    /// Creates a request.
     public init(context: WireRequestContext, ids: [Endpoint.ID]) {
         self.context = context
         self.ids = ids

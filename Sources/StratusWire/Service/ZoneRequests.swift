@@ -7,7 +7,7 @@ public enum WireZonesEndpoint: WireItemEndpoint {
 }
 
 /// `zones/lookup`: fetch zones by ID.
-public typealias WireZonesLookupRequest = WireLookupRequest<WireZonesEndpoint>
+public typealias WireZonesLookupRequest = WireItemsRequest<WireZonesEndpoint>
 
 /// The answer to a ``WireZonesLookupRequest``: one result per requested zone, in request order.
 public typealias WireZonesLookupResponse = WireItemsResponse<WireZonesEndpoint>
