@@ -24,7 +24,7 @@ final class ExactNameServerTests: ServerTestCase {
         _ = try await server.modifyZones(WireZonesModifyRequest(context: rawContext(database), deletes: [WireZoneID(zoneName: decomposed)]))
         let lookup = try await server.lookupZones(WireZonesLookupRequest(
             context: rawContext(database),
-            zoneIDs: [WireZoneID(zoneName: precomposed), WireZoneID(zoneName: decomposed)]
+            ids: [WireZoneID(zoneName: precomposed), WireZoneID(zoneName: decomposed)]
         ))
         XCTAssertNotNil(try? lookup.results[0].result.get())
         XCTAssertEqual(lookup.results[1].result.failureCode, .zoneNotFound)

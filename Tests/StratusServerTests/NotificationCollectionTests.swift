@@ -55,7 +55,7 @@ final class NotificationCollectionTests: ServerTestCase {
     }
 
     private func markRead(_ device: CKContainer, _ notificationIDs: [String]) async throws -> WireMarkNotificationsReadResponse {
-        try await server.markNotificationsRead(WireMarkNotificationsReadRequest(context: rawContext(device.privateCloudDatabase), notificationIDs: notificationIDs))
+        try await server.markNotificationsRead(WireMarkNotificationsReadRequest(context: rawContext(device.privateCloudDatabase), ids: notificationIDs))
     }
 
     private func setBadge(_ device: CKContainer, _ value: Int) async throws {

@@ -134,7 +134,7 @@ final class NotificationHistoryTests: ServerTestCase {
                 let unread = device.entries.filter { $0.value == [.recordZone] || $0.value == [.query] }.keys.sorted()
                 if !unread.isEmpty, Bool.random(using: &generator) {
                     let chosen = Array(unread.shuffled(using: &generator).prefix(2))
-                    let response = try await server.markNotificationsRead(WireMarkNotificationsReadRequest(context: rawContext(device.container.privateCloudDatabase), notificationIDs: chosen))
+                    let response = try await server.markNotificationsRead(WireMarkNotificationsReadRequest(context: rawContext(device.container.privateCloudDatabase), ids: chosen))
                     XCTAssertTrue(response.results.allSatisfy { (try? $0.result.get()) != nil })
                     markedRead.formUnion(chosen)
                 }

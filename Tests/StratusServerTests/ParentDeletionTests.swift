@@ -150,7 +150,7 @@ final class ParentDeletionTests: ShareTestCase {
         let bob = device("bob").sharedCloudDatabase
         try await modify([item("party"), item("note", parent: "party")])
         let (_, share) = try await shareRoot("party", participants: [invitee("bob@example.com", permission: .readWrite)])
-        let accepted = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(bob), shareURLs: [try XCTUnwrap(share.shareInfo?.url)]))
+        let accepted = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(bob), ids: [try XCTUnwrap(share.shareInfo?.url)]))
         _ = try XCTUnwrap(accepted.results.first).result.get()
         // Outside the share: "secret" goes with "note" (deleteSelf), and "hidden-child" stays.
         try await modify([owned("secret", by: "note"), item("hidden-child", parent: "secret")])

@@ -43,7 +43,7 @@ final class ShareAcceptServerTests: ShareTestCase {
 
     /// Accepts one URL for the user of `database`.
     private func accept(_ url: String, for database: CKDatabase) async throws -> Result<WireRecord, WireError> {
-        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(database), shareURLs: [url]))
+        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(database), ids: [url]))
         XCTAssertEqual(response.results.map(\.id), [url])
         return response.results.first?.result ?? .failure(WireError(.internalError, "no result"))
     }
@@ -284,14 +284,14 @@ final class ShareAcceptServerTests: ShareTestCase {
             _ = try await self.server.lookupShareMetadata(WireShareMetadataLookupRequest(context: self.rawContext(self.mary), shareURLs: urls))
         }
         await assertThrows(.limitExceeded) {
-            _ = try await self.server.acceptShares(WireAcceptSharesRequest(context: self.rawContext(self.mary), shareURLs: urls))
+            _ = try await self.server.acceptShares(WireAcceptSharesRequest(context: self.rawContext(self.mary), ids: urls))
         }
         let guest = device(nil).privateCloudDatabase
         await assertThrows(.notAuthenticated) {
             _ = try await self.server.lookupShareMetadata(WireShareMetadataLookupRequest(context: self.rawContext(guest), shareURLs: [ShareRulesURL.unknown]))
         }
         await assertThrows(.notAuthenticated) {
-            _ = try await self.server.acceptShares(WireAcceptSharesRequest(context: self.rawContext(guest), shareURLs: [ShareRulesURL.unknown]))
+            _ = try await self.server.acceptShares(WireAcceptSharesRequest(context: self.rawContext(guest), ids: [ShareRulesURL.unknown]))
         }
     }
 

@@ -30,7 +30,7 @@ final class SharePublicPermissionTests: ShareTestCase {
         try await modify([item("party"), item("ann", parent: "party")])
         let (_, share) = try await shareRoot("party", publicPermission: publicPermission)
         let url = try XCTUnwrap(share.shareInfo?.url)
-        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), shareURLs: [url]))
+        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), ids: [url]))
         _ = try XCTUnwrap(response.results.first).result.get()
         return try await stored("share")
     }
@@ -104,7 +104,7 @@ final class SharePublicPermissionTests: ShareTestCase {
         let (_, first) = try await shareRoot("party")
         let url = try XCTUnwrap(first.shareInfo?.url)
         try await modify(deleting: ["share"])
-        let gone = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), shareURLs: [url]))
+        let gone = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), ids: [url]))
         if case .failure(let error)? = gone.results.first?.result {
             XCTAssertEqual(error.code, .unknownItem)
         } else {
@@ -115,7 +115,7 @@ final class SharePublicPermissionTests: ShareTestCase {
         // record", so whoever kept it reaches the new share, and joins it when it is public.
         let (_, second) = try await shareRoot("party", as: "share2", publicPermission: .readOnly)
         XCTAssertEqual(second.shareInfo?.url, url)
-        let joined = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), shareURLs: [url]))
+        let joined = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(mary), ids: [url]))
         let share = try XCTUnwrap(joined.results.first).result.get()
         XCTAssertEqual(share.recordID.recordName, "share2")
     }

@@ -112,7 +112,7 @@ class ShareTestCase: ServerTestCase {
 
     /// The zone as a zone lookup returns it.
     func lookUpZone(_ zoneID: WireZoneID? = nil) async throws -> WireZone {
-        let response = try await server.lookupZones(WireZonesLookupRequest(context: rawContext(john), zoneIDs: [zoneID ?? party]))
+        let response = try await server.lookupZones(WireZonesLookupRequest(context: rawContext(john), ids: [zoneID ?? party]))
         return try XCTUnwrap(response.results.first).result.get()
     }
 

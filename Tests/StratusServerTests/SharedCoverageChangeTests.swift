@@ -32,7 +32,7 @@ final class SharedCoverageChangeTests: ShareTestCase {
     /// Accepts the share at `url` for the user of `database`.
     private func accept(_ url: String?, for database: CKDatabase) async throws {
         let url = try XCTUnwrap(url)
-        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(database), shareURLs: [url]))
+        let response = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(database), ids: [url]))
         _ = try XCTUnwrap(response.results.first).result.get()
     }
 

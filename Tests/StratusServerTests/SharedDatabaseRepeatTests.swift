@@ -33,7 +33,7 @@ final class SharedDatabaseRepeatTests: ShareTestCase {
         try await modify([item("secret", fields: ["text": .string("john's eyes only")])])
         let (_, share) = try await shareRoot("party", participants: [invitee("bob@example.com", permission: .readWrite)])
         let url = try XCTUnwrap(share.shareInfo?.url)
-        let accepted = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(bob), shareURLs: [url]))
+        let accepted = try await server.acceptShares(WireAcceptSharesRequest(context: rawContext(bob), ids: [url]))
         _ = try XCTUnwrap(accepted.results.first).result.get()
         return share
     }

@@ -62,7 +62,7 @@ final class SharedDatabaseZoneRuleTests: ShareTestCase {
         for zoneID in try await neverShared() {
             let lookup = try await server.lookupRecords(WireRecordsLookupRequest(context: context, recordIDs: [WireRecordID(recordName: "party", zoneID: zoneID)]))
             assertOnlySharedZones(failure(lookup.results.first?.result), "fetch from \(zoneID)")
-            let zones = try await server.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: [zoneID]))
+            let zones = try await server.lookupZones(WireZonesLookupRequest(context: context, ids: [zoneID]))
             assertOnlySharedZones(failure(zones.results.first?.result), "zone lookup of \(zoneID)")
             do {
                 _ = try await server.queryRecords(WireQueryRequest(context: context, query: WireQuery(recordType: "Item", predicate: .constant(true)), zoneID: zoneID))

@@ -34,7 +34,7 @@ final class SubscriptionRulesTests: ServerTestCase {
         XCTAssertEqual(saved.saveResults.map(\.id), ["b", "a"])
         let list = try await server.listSubscriptions(rawContext(database))
         XCTAssertEqual(list.subscriptions.map(\.subscriptionID), ["a", "b"])
-        let lookup = try await server.lookupSubscriptions(WireSubscriptionsLookupRequest(context: rawContext(database), subscriptionIDs: ["a", "missing"]))
+        let lookup = try await server.lookupSubscriptions(WireSubscriptionsLookupRequest(context: rawContext(database), ids: ["a", "missing"]))
         XCTAssertEqual(try lookup.results[0].result.get(), query("a"))
         guard case .failure(let error) = lookup.results[1].result else { return XCTFail("expected unknownItem") }
         XCTAssertEqual(error.code, .unknownItem)
@@ -207,7 +207,7 @@ final class SubscriptionRulesTests: ServerTestCase {
     func testEachSubscriptionRequestIsLoggedUnderItsEndpoint() async throws {
         let database = device("john").privateCloudDatabase
         _ = try await modify(database, saves: [query("q")])
-        _ = try await server.lookupSubscriptions(WireSubscriptionsLookupRequest(context: rawContext(database), subscriptionIDs: ["q"]))
+        _ = try await server.lookupSubscriptions(WireSubscriptionsLookupRequest(context: rawContext(database), ids: ["q"]))
         _ = try await server.listSubscriptions(rawContext(database))
         XCTAssertEqual(server.requestLog.suffix(3).map(\.endpoint), [.modifySubscriptions, .lookupSubscriptions, .listSubscriptions])
     }

@@ -31,7 +31,7 @@ final class UserDiscoveryServerTests: ServerTestCase {
     private var annRecordName: String { server.userRecordName(account: "ann", containerIdentifier: identifier) }
 
     private func lookUp(_ infos: [WireUserLookupInfo], from container: CKContainer) async throws -> [WireUserIdentity?] {
-        try await server.lookupUsers(WireUsersLookupRequest(context: rawContext(container.privateCloudDatabase), lookupInfos: infos)).results
+        try await server.lookupUsers(WireUsersLookupRequest(context: rawContext(container.privateCloudDatabase), ids: infos)).results
     }
 
     private var everyWayToAskForAnn: [WireUserLookupInfo] {
@@ -172,7 +172,7 @@ final class UserDiscoveryServerTests: ServerTestCase {
         let guest = device(nil)
         let context = rawContext(guest.privateCloudDatabase)
         let permission = WireApplicationPermissionRequest(context: context, permission: .userDiscoverability)
-        await assertWireError(.notAuthenticated) { try await self.server.lookupUsers(WireUsersLookupRequest(context: context, lookupInfos: self.everyWayToAskForAnn)) }
+        await assertWireError(.notAuthenticated) { try await self.server.lookupUsers(WireUsersLookupRequest(context: context, ids: self.everyWayToAskForAnn)) }
         await assertWireError(.notAuthenticated) { try await self.server.lookupContacts(context) }
         await assertWireError(.notAuthenticated) { try await self.server.applicationPermissionStatus(permission) }
         await assertWireError(.notAuthenticated) { try await self.server.requestApplicationPermission(permission) }

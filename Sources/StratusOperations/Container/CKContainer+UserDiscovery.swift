@@ -82,7 +82,7 @@ extension CKContainer {
     private func lookUpUser(_ info: CKUserIdentity.LookupInfo) async throws -> CKUserIdentity? {
         let wire = info.wireValue
         let response = try await privateCloudDatabase.requestPath(qualityOfService: .utility).send { service, context async throws(WireError) in
-            try await service.lookupUsers(WireUsersLookupRequest(context: context, lookupInfos: [wire]))
+            try await service.lookupUsers(WireUsersLookupRequest(context: context, ids: [wire]))
         }.get()
         return response.results.first.flatMap { $0 }.map { CKUserIdentity(wire: $0, lookupInfo: info) }
     }

@@ -56,7 +56,7 @@ public final class CKMarkNotificationsReadOperation: CKOperation, @unchecked Sen
         }
         let values = notificationIDs.map(\.value)
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.markNotificationsRead(WireMarkNotificationsReadRequest(context: context, notificationIDs: values))
+            try await service.markNotificationsRead(WireMarkNotificationsReadRequest(context: context, ids: values))
         }
         switch response {
         case .success(let response):

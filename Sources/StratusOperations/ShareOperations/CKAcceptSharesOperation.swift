@@ -71,7 +71,7 @@ public final class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
             return
         }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.acceptShares(WireAcceptSharesRequest(context: context, shareURLs: sent))
+            try await service.acceptShares(WireAcceptSharesRequest(context: context, ids: sent))
         }
         switch response {
         case .success(let response):

@@ -66,7 +66,7 @@ public final class CKFetchShareParticipantsOperation: CKOperation, @unchecked Se
         let lookupInfos = userIdentityLookupInfos ?? []
         let wireInfos = lookupInfos.map(\.wireValue)
         await lookUp(lookupInfos, { service, context async throws(WireError) in
-            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: wireInfos)).results
+            try await service.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, ids: wireInfos)).results
         }, making: CKShare.Participant.init(wire:), through: deliverResults)
     }
 

@@ -64,7 +64,7 @@ public final class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecke
         }
         let subscriptionIDs = subscriptionIDs ?? []
         await lookUp(subscriptionIDs, { service, context async throws(WireError) in
-            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, subscriptionIDs: subscriptionIDs)).results
+            try await service.lookupSubscriptions(WireSubscriptionsLookupRequest(context: context, ids: subscriptionIDs)).results
         }, making: CKSubscription.make(wire:), through: deliverResults)
     }
 

@@ -57,7 +57,7 @@ public final class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Se
         }
         let wireInfos = lookupInfos.map(\.wireValue)
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupUsers(WireUsersLookupRequest(context: context, lookupInfos: wireInfos))
+            try await service.lookupUsers(WireUsersLookupRequest(context: context, ids: wireInfos))
         }
         switch response {
         case .success(let response):

@@ -44,7 +44,7 @@ public final class CKDiscoverUserInfosOperation: CKOperation, @unchecked Sendabl
         }
         let infos = emails.map { WireUserLookupInfo(emailAddress: $0) } + recordIDs.map { WireUserLookupInfo(userRecordID: $0.wireValue) }
         let response = await send(to: runDatabase) { service, context async throws(WireError) in
-            try await service.lookupUsers(WireUsersLookupRequest(context: context, lookupInfos: infos))
+            try await service.lookupUsers(WireUsersLookupRequest(context: context, ids: infos))
         }
         switch response {
         case .success(let response):

@@ -59,7 +59,7 @@ public final class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked 
         let zoneIDs = recordZoneIDs ?? []
         let wireIDs = zoneIDs.map(\.wireValue)
         await lookUp(zoneIDs, { service, context async throws(WireError) in
-            try await service.lookupZones(WireZonesLookupRequest(context: context, zoneIDs: wireIDs)).results
+            try await service.lookupZones(WireZonesLookupRequest(context: context, ids: wireIDs)).results
         }, making: CKRecordZone.init(wire:), through: deliverResults)
     }
 

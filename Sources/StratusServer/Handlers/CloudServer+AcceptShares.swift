@@ -29,10 +29,10 @@ extension CloudServer {
     public func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse {
         let scope = try await begin(request.context, .acceptShares)
         let account = try scope.requireAccount().account
-        try Self.checkItemCount(request.shareURLs.count, of: "share URLs")
+        try Self.checkItemCount(request.ids.count, of: "share URLs")
         var results: [WireItemResult<String, WireRecord>] = []
-        results.reserveCapacity(request.shareURLs.count)
-        for url in request.shareURLs {
+        results.reserveCapacity(request.ids.count)
+        for url in request.ids {
             results.append(WireItemResult(id: url, result: accept(url, account: account, scope: scope, operationID: request.context.operationID)))
         }
         return WireAcceptSharesResponse(results: results)

@@ -6,11 +6,11 @@ extension CloudServer {
     public func lookupShareParticipants(_ request: WireShareParticipantsLookupRequest) async throws(WireError) -> WireShareParticipantsLookupResponse {
         let scope = try await begin(request.context, .lookupShareParticipants)
         let caller = try scope.requireAccount().userRecordName
-        try Self.checkItemCount(request.lookupInfos.count, of: "lookup infos")
+        try Self.checkItemCount(request.ids.count, of: "lookup infos")
         let container = scope.container.identifier
         let results = registry.withLock { registry in
             let accounts = registry.everyAccount
-            return request.lookupInfos.map { info -> WireItemResult<WireUserLookupInfo, WireShareParticipant> in
+            return request.ids.map { info -> WireItemResult<WireUserLookupInfo, WireShareParticipant> in
                 if let problem = PeopleDirectory.problem(with: info) {
                     return WireItemResult(id: info, result: .failure(WireError(.invalidArguments, problem)))
                 }

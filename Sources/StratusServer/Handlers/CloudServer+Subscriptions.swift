@@ -12,8 +12,8 @@ extension CloudServer {
     public func lookupSubscriptions(_ request: WireSubscriptionsLookupRequest) async throws(WireError) -> WireSubscriptionsLookupResponse {
         let scope = try await begin(request.context, .lookupSubscriptions)
         let (database, owner) = try subscriptionOwner(scope)
-        try Self.checkItemCount(request.subscriptionIDs.count, of: "subscriptions")
-        return WireSubscriptionsLookupResponse(results: request.subscriptionIDs.map { subscriptionID in
+        try Self.checkItemCount(request.ids.count, of: "subscriptions")
+        return WireSubscriptionsLookupResponse(results: request.ids.map { subscriptionID in
             if let error = Self.checkSubscriptionID(subscriptionID) {
                 return WireItemResult(id: subscriptionID, result: .failure(error))
             }

@@ -5,13 +5,13 @@ extension CloudServer {
     public func lookupUsers(_ request: WireUsersLookupRequest) async throws(WireError) -> WireUsersLookupResponse {
         let scope = try await begin(request.context, .lookupUsers)
         _ = try scope.requireAccount()
-        try Self.checkItemCount(request.lookupInfos.count, of: "lookup infos")
-        if let index = request.lookupInfos.firstIndex(where: { !$0.isWellFormed }) {
+        try Self.checkItemCount(request.ids.count, of: "lookup infos")
+        if let index = request.ids.firstIndex(where: { !$0.isWellFormed }) {
             throw WireError(.invalidArguments, "lookup info \(index) must name exactly one of an email address, a phone number or a user record ID")
         }
         let container = scope.container.identifier
         let results = registry.withLock { registry in
-            request.lookupInfos.map { info in
+            request.ids.map { info in
                 registry.people.find(info, in: container) { self.userRecordName(account: $0, containerIdentifier: container) }
             }
         }

@@ -12,7 +12,7 @@ extension CloudServer {
     public func lookupZones(_ request: WireZonesLookupRequest) async throws(WireError) -> WireZonesLookupResponse {
         let scope = try await begin(request.context, .lookupZones)
         let database = try scope.databaseForReading()
-        return WireZonesLookupResponse(results: request.zoneIDs.map { zoneID in
+        return WireZonesLookupResponse(results: request.ids.map { zoneID in
             WireItemResult(id: zoneID, result: Result { () throws(WireError) -> WireZone in
                 if let error = WireValidation.checkZoneName(zoneID.zoneName) { throw error }
                 var view = try view(of: zoneID, in: database, scope: scope)

@@ -7,9 +7,9 @@ extension CloudServer {
     /// Marks notifications of `user`'s collection in `container` read
     /// (``markNotificationsRead(_:)``).
     func markRead(_ request: WireMarkNotificationsReadRequest, of user: String, in container: ContainerStore) throws(WireError) -> WireMarkNotificationsReadResponse {
-        try Self.checkItemCount(request.notificationIDs.count, of: "notification IDs")
+        try Self.checkItemCount(request.ids.count, of: "notification IDs")
         let results = container.notifications.withLock { collections in
-            request.notificationIDs.map { notificationID -> WireItemResult<String, Void> in
+            request.ids.map { notificationID -> WireItemResult<String, Void> in
                 guard collections[user]?.markRead(notificationID) == true else {
                     return WireItemResult(id: notificationID, result: .failure(WireError(.unknownItem, "notification '\(notificationID.prefix(80))' does not exist for this account")))
                 }

@@ -115,12 +115,24 @@ struct JSONField<Root, Value>: Sendable {
     /// Per-item results as CKWS lists them under `key` (``JSONItems``): each item's value or
     /// error, with its ID beside.
     static func results<ID, Item>(
-        _ key: String, _ property: KeyPath<Root, [WireItemResult<ID, Item>]> & Sendable, id: JSONItemCoder<ID>, value: JSONItemCoder<Item>
+        _ key: String, _ property: KeyPath<Root, [WireItemResult<ID, Item>]> & Sendable, id: WireJSONCoder<ID>, value: WireJSONCoder<Item>
     ) -> Self where Value == [WireItemResult<ID, Item>] {
         list(key, property) { results, list in
             try JSONItems.encode(results, into: &list, id: id.encode, value: value.encode)
         } read: { list in
             try JSONItems.decode(from: &list, id: id.decode, value: value.decode)
+        }
+    }
+
+    /// Per-item results whose values carry their own ID (``JSONOwnIDResults``: records,
+    /// zones) as CKWS lists them under `key`.
+    static func results<ID, Item>(
+        _ key: String, _ property: KeyPath<Root, [WireItemResult<ID, Item>]> & Sendable, ownID coding: JSONOwnIDResults<ID, Item>
+    ) -> Self where Value == [WireItemResult<ID, Item>] {
+        list(key, property) { results, list in
+            try coding.encode(results, into: &list)
+        } read: { list in
+            try JSONItems.decode(from: &list, id: coding.decodeID, value: coding.decodeValue)
         }
     }
 
@@ -184,22 +196,30 @@ struct JSONDictionary<Root, each Value>: Sendable {
     }
 }
 
-/// How one part of a per-item result (its ID, or its value) is written into the item's
-/// dictionary and read back (``JSONItems``).
-struct JSONItemCoder<Value>: Sendable {
+extension JSONDictionary {
+    /// The dictionary as a ``WireJSONCoder``.
+    var coder: WireJSONCoder<Root> {
+        WireJSONCoder(encode: { root, encoder in try encode(root, to: encoder) }, decode: { decoder in try decode(from: decoder) })
+    }
+}
+
+/// How a value is written into an encoder and read back: one part of a per-item result (its
+/// ID, or its value) in the item's dictionary (``JSONItems``), or a whole request or response of
+/// a batch endpoint family (``WireJSONItemsRequestEndpoint`` and its siblings). Only StratusWire
+/// makes them.
+public struct WireJSONCoder<Value>: Sendable {
     let encode: @Sendable (Value, any Encoder) throws -> Void
     let decode: @Sendable (any Decoder) throws -> Value
 }
 
-extension JSONItemCoder where Value == String {
-    /// A string ID under `key`, such as `subscriptionID`.
-    static func string(_ key: String) -> Self {
-        JSONItemCoder(encode: JSONItems.encodeString(key), decode: JSONItems.decodeString(key))
-    }
-}
-
-extension JSONItemCoder where Value: Codable & Sendable {
+extension WireJSONCoder where Value: Codable & Sendable {
     /// A `Codable` value's own dictionary.
-    static var value: Self { JSONItemCoder(encode: JSONItems.encodeValue, decode: JSONItems.decodeValue) }
+    static var value: Self { WireJSONCoder(encode: JSONItems.encodeValue, decode: JSONItems.decodeValue) }
+
+    /// The value under `key` of the item's dictionary, such as a `subscriptionID` string or a
+    /// share participant's `lookupInfo`.
+    static func keyed(_ key: String) -> Self {
+        WireJSONCoder { value, encoder in try JSONKey.encode(value, under: key, to: encoder) } decode: { decoder in try JSONKey.decode(Value.self, under: key, from: decoder) }
+    }
 }
 

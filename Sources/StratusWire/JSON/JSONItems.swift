@@ -113,6 +113,22 @@ enum JSONItems {
 /// "create", KEY: {…}}, …, {"operationType": "delete", KEY: {…}}]}`, the saves first, then
 /// the deletes, each in order.
 enum JSONOperations {
+    /// A modify request whose saves are `Codable` items under `itemKey` and whose deletes
+    /// `delete` writes there: ``encode(saves:deletes:under:to:writingDelete:)`` and
+    /// ``decode(under:saveTypes:savesFirst:what:from:readingDelete:)``, the context read beside.
+    static func coder<Endpoint: WireItemEndpoint>(
+        under itemKey: String, saveTypes: Set<String>, savesFirst: Bool, what: String, delete: WireJSONCoder<Endpoint.ID>
+    ) -> WireJSONCoder<WireModifyRequest<Endpoint>> where Endpoint.Value: Codable {
+        WireJSONCoder { request, encoder in
+            try encode(saves: request.saves, deletes: request.deletes, under: itemKey, to: encoder, writingDelete: delete.encode)
+        } decode: { decoder in
+            let (saves, deletes): ([Endpoint.Value], [Endpoint.ID]) = try decode(
+                under: itemKey, saveTypes: saveTypes, savesFirst: savesFirst, what: what, from: decoder, readingDelete: delete.decode
+            )
+            return WireModifyRequest(context: try decoder.requestContext(), saves: saves, deletes: deletes)
+        }
+    }
+
     /// Writes the saves as `create` operations, then the deletes as `delete` ones.
     static func encode<Save: Encodable, Delete>(
         saves: [Save], deletes: [Delete], under itemKey: String, to encoder: any Encoder,
@@ -164,11 +180,11 @@ enum JSONOperations {
 /// own ID, when it is not the item's byte for byte (a server may name the owner as it knows
 /// it), goes beside the value's dictionary under a Stratus extension key (`stratusRecordID`,
 /// `stratusZoneID`).
-struct JSONOwnIDResults<ID: Codable & Hashable & Sendable, Value: Codable & Sendable> {
+struct JSONOwnIDResults<ID: Codable & Hashable & Sendable, Value: Codable & Sendable>: Sendable {
     let ownIDKey: JSONKey
-    let ownID: WritableKeyPath<Value, ID>
-    let encodeID: (ID, any Encoder) throws -> Void
-    let decodeID: (any Decoder) throws -> ID
+    let ownID: WritableKeyPath<Value, ID> & Sendable
+    let encodeID: @Sendable (ID, any Encoder) throws -> Void
+    let decodeID: @Sendable (any Decoder) throws -> ID
 
     /// Writes `results` into `container`.
     func encode(_ results: [WireItemResult<ID, Value>], into container: inout any UnkeyedEncodingContainer) throws {

@@ -68,9 +68,12 @@ extension WireRecordChangesResponse: Codable {
     }
 }
 
-/// `changes/database` as CKWS shapes it: `{"syncToken": …, "resultsLimit": …}`, the token in
-/// standard base64, absent to fetch from the beginning; `resultsLimit` absent when it is 0.
-extension WireDatabaseChangesRequest: Codable {
+/// A change feed's request, `changes/database` as CKWS shapes it, and the notification
+/// collection's in the same style (a Stratus extension: CKWS has no endpoint for it):
+/// `{"syncToken": …, "resultsLimit": …}`, the token in standard base64, absent to fetch from
+/// the beginning; `resultsLimit` absent when it is 0 (the server chooses). The request's
+/// context is not in the body (``WireJSON/decode(_:from:context:)``).
+extension WireChangeFeedRequest: Codable {
     private static let json = JSONDictionary(Self.init, .context(\.context), .bytes("syncToken", \.sinceToken), .limit("resultsLimit", \.resultsLimit))
 
     public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }

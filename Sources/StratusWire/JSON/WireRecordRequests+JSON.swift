@@ -83,21 +83,25 @@ extension WireRecordsLookupRequest: Codable {
     }
 }
 
-/// The answer to `records/lookup` as CKWS writes it: `{"records": […]}`, one element per
-/// requested record in order, the record dictionary or an error dictionary, with the requested
-/// `recordName` and `zoneID` beside (``JSONItems``). When the record's own ID differs from the
-/// requested one byte for byte (a server may name the owner as it knows it), the record's goes
-/// under the Stratus extension `stratusRecordID`.
-extension WireRecordsLookupResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var items = JSONKey.list(under: "records", of: encoder)
-        try JSONItems.records.encode(results, into: &items)
-    }
+/// The `records/*` answers as CKWS writes them.
+extension WireRecordsEndpoint: WireJSONItemsResponseEndpoint, WireJSONModifyResponseEndpoint {
+    /// The answer to `records/lookup`: `{"records": […]}`, one element per requested record in
+    /// order, the record dictionary or an error dictionary, with the requested `recordName` and
+    /// `zoneID` beside (``JSONItems``). When the record's own ID differs from the requested one
+    /// byte for byte (a server may name the owner as it knows it), the record's goes under the
+    /// Stratus extension `stratusRecordID`.
+    public static let itemsResponseJSON = JSONDictionary(WireRecordsLookupResponse.init, .results("records", \.results, ownID: JSONItems.records)).coder
 
-    public init(from decoder: any Decoder) throws {
-        var items = try JSONKey.list(under: "records", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: JSONItems.decodeRecordID, value: JSONItems.records.decodeValue))
-    }
+    /// The answer to `records/modify`: `{"records": […]}`, one element per operation in request
+    /// order, so the saves' results, then the deletes': a saved record as in
+    /// ``WireRecordsLookupResponse``, a deletion as CKWS's stub `{"recordName": …, "deleted":
+    /// true}` (with `zoneID`), a failure as the error dictionary with `recordName` and `zoneID`
+    /// beside. Every result of a delete also carries the Stratus extension `"operationType":
+    /// "forceDelete"`, so that a failed delete is told from a failed save (``JSONSavesThenDeletes``).
+    public static let modifyResponseJSON: WireJSONCoder<WireRecordsModifyResponse> = JSONSavesThenDeletes.coder(
+        under: "records", saves: JSONItems.records, deleteType: "forceDelete",
+        saveTypes: WireRecordsModifyRequest.saveTypes, deleteTypes: WireRecordsModifyRequest.deleteTypes
+    )
 }
 
 /// One save of `records/modify`, as the operation dictionary CKWS sends for it, less its
@@ -274,32 +278,6 @@ extension WireRecordsModifyRequest: Codable {
     }
 }
 
-/// The answer to `records/modify` as CKWS writes it: `{"records": […]}`, one element per
-/// operation in request order, so the saves' results, then the deletes': a saved record as
-/// in ``WireRecordsLookupResponse``, a deletion as CKWS's stub `{"recordName": …, "deleted":
-/// true}` (with `zoneID`), a failure as the error dictionary with `recordName` and `zoneID`
-/// beside. Every result of a delete also carries the Stratus extension `"operationType":
-/// "forceDelete"`, so that a failed delete is told from a failed save (``JSONSavesThenDeletes``).
-extension WireRecordsModifyResponse: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var items = JSONKey.list(under: "records", of: encoder)
-        try JSONItems.records.encode(saveResults, into: &items)
-        try JSONSavesThenDeletes.encodeDeletes(deleteResults, operationType: "forceDelete", into: &items, id: JSONItems.encodeRecordID)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var items = try JSONKey.list(under: "records", of: decoder)
-        let (saves, deletes) = try JSONSavesThenDeletes.decode(
-            from: &items,
-            saveTypes: WireRecordsModifyRequest.saveTypes,
-            deleteTypes: WireRecordsModifyRequest.deleteTypes,
-            id: JSONItems.decodeRecordID,
-            value: JSONItems.records.decodeValue
-        )
-        self.init(saveResults: saves, deleteResults: deletes)
-    }
-}
-
 /// The results of a modify request (`records/modify`, `zones/modify`) as CKWS writes them: one
 /// array, one element per operation in order, which for a Stratus request, listing its saves
 /// before its deletes, is the saves' results, then the deletes'. A deletion is CKWS's stub (the
@@ -307,6 +285,25 @@ extension WireRecordsModifyResponse: Codable {
 /// request's `operationType` as a Stratus extension. Reading a CKWS response without it, a
 /// failure after a deletion is a delete's, one before any a save's.
 enum JSONSavesThenDeletes {
+    /// A modify's answer listed under `key`: the saves' results as `saves` writes them, then
+    /// the deletes', each marked with `deleteType`; read back with `saveTypes` and
+    /// `deleteTypes` as ``decode(from:saveTypes:deleteTypes:id:value:)`` reads them.
+    static func coder<Endpoint: WireItemEndpoint>(
+        under key: String, saves: JSONOwnIDResults<Endpoint.ID, Endpoint.Value>, deleteType: String, saveTypes: [String], deleteTypes: [String]
+    ) -> WireJSONCoder<WireModifyResponse<Endpoint>> {
+        WireJSONCoder { response, encoder in
+            var items = JSONKey.list(under: key, of: encoder)
+            try saves.encode(response.saveResults, into: &items)
+            try encodeDeletes(response.deleteResults, operationType: deleteType, into: &items, id: saves.encodeID)
+        } decode: { decoder in
+            var items = try JSONKey.list(under: key, of: decoder)
+            let (saveResults, deleteResults) = try decode(
+                from: &items, saveTypes: saveTypes, deleteTypes: deleteTypes, id: saves.decodeID, value: saves.decodeValue
+            )
+            return WireModifyResponse(saveResults: saveResults, deleteResults: deleteResults)
+        }
+    }
+
     /// Writes the deletes' results after the saves'.
     static func encodeDeletes<ID>(
         _ results: [WireItemResult<ID, Void>],

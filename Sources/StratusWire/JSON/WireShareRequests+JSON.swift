@@ -1,34 +1,17 @@
 import Foundation
 
-/// Share participants for lookup infos, a Stratus extension shaped like CloudKit Web Services'
-/// `users/discover`: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
-extension WireShareParticipantsLookupRequest: Codable {
-    private static let json = JSONDictionary(Self.init, .context(\.context), .required("lookupInfos", \.lookupInfos))
+/// The share participants lookup, a Stratus extension shaped like CloudKit Web Services'
+/// `users/discover`, answered in CKWS's per-item style.
+extension WireShareParticipantsEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint {
+    /// The request: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
+    public static let itemsRequestJSON = JSONDictionary(WireShareParticipantsLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
 
-    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
-    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
-}
-
-/// The answer to a share participants lookup, a Stratus extension in CKWS's per-item style:
-/// `{"participants": […]}`, one element per lookup info in order, the participant dictionary
-/// or an error dictionary, with the lookup info beside under `lookupInfo` (``JSONItems``).
-extension WireShareParticipantsLookupResponse: Codable {
-    private static let idKey = JSONKey("lookupInfo")
-
-    public func encode(to encoder: any Encoder) throws {
-        var items = JSONKey.list(under: "participants", of: encoder)
-        try JSONItems.encode(results, into: &items, id: { info, encoder in
-            var keyed = encoder.container(keyedBy: JSONKey.self)
-            try keyed.encode(info, forKey: Self.idKey)
-        }, value: JSONItems.encodeValue)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var items = try JSONKey.list(under: "participants", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: { decoder in
-            try decoder.container(keyedBy: JSONKey.self).decode(WireUserLookupInfo.self, forKey: Self.idKey)
-        }, value: JSONItems.decodeValue))
-    }
+    /// The answer: `{"participants": […]}`, one element per lookup info in order, the
+    /// participant dictionary or an error dictionary, with the lookup info beside under
+    /// `lookupInfo` (``JSONItems``).
+    public static let itemsResponseJSON = JSONDictionary(
+        WireShareParticipantsLookupResponse.init, .results("participants", \.results, id: .keyed("lookupInfo"), value: .value)
+    ).coder
 }
 
 /// `records/resolve` as CKWS shapes it: `{"shortGUIDs": [{"value": …, "shouldFetchRootRecord":
@@ -83,77 +66,57 @@ extension WireShareMetadataLookupRequest: Codable {
     }
 }
 
-/// The answer to `records/resolve` as CKWS writes it: `{"results": […]}`, one element per share
-/// URL in order, the share result dictionary (``WireShareMetadata``) or an error dictionary,
-/// with the URL beside as `shortGUID` and `shareURL` (``JSONShareURLs``).
-extension WireShareMetadataLookupResponse: Codable {
-    private static let json = JSONDictionary(
-        Self.init,
-        .results("results", \.results, id: JSONItemCoder(encode: JSONShareURLs.encodeID, decode: JSONShareURLs.decodeID), value: .value)
-    )
-
-    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
-    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
+/// The answer to `records/resolve` as CKWS writes it.
+extension WireShareMetadataEndpoint: WireJSONItemsResponseEndpoint {
+    /// `{"results": […]}`, one element per share URL in order, the share result dictionary
+    /// (``WireShareMetadata``) or an error dictionary, with the URL beside as `shortGUID` and
+    /// `shareURL` (``JSONShareURLs``).
+    public static let itemsResponseJSON = JSONDictionary(
+        WireShareMetadataLookupResponse.init, .results("results", \.results, id: JSONShareURLs.id, value: .value)
+    ).coder
 }
 
-/// `records/accept` as CKWS shapes it: `{"shortGUIDs": [{"value": …, "shouldFetchRootRecord":
-/// false}]}`, one element per share URL (``JSONShareURLs``).
-extension WireAcceptSharesRequest: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case shortGUIDs, shouldFetchRootRecord
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var items = container.nestedUnkeyedContainer(forKey: .shortGUIDs)
-        for url in shareURLs {
+/// `records/accept` as CKWS shapes it.
+extension WireAcceptSharesEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint {
+    /// The request: `{"shortGUIDs": [{"value": …, "shouldFetchRootRecord": false}]}`, one
+    /// element per share URL (``JSONShareURLs``).
+    public static let itemsRequestJSON = WireJSONCoder<WireAcceptSharesRequest> { request, encoder in
+        var items = JSONKey.list(under: "shortGUIDs", of: encoder)
+        for url in request.ids {
             let itemEncoder = items.superEncoder()
             try JSONShareURLs.encodeShortGUID(url, to: itemEncoder)
-            var item = itemEncoder.container(keyedBy: CodingKeys.self)
-            try item.encode(false, forKey: .shouldFetchRootRecord)
+            try JSONKey.encode(false, under: "shouldFetchRootRecord", to: itemEncoder)
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var items = try container.nestedUnkeyedContainer(forKey: .shortGUIDs)
+    } decode: { decoder in
+        var items = try JSONKey.list(under: "shortGUIDs", of: decoder)
         var urls: [String] = []
         while !items.isAtEnd {
             urls.append(try JSONShareURLs.decodeShortGUID(from: try items.superDecoder()))
         }
-        self.init(context: try decoder.requestContext(), shareURLs: urls)
-    }
-}
-
-/// The answer to `records/accept` as CKWS writes it: `{"results": […]}`, one element per share
-/// URL in order, a share result dictionary holding the accepted share's record under `share`
-/// (and its `zoneID`, the zone a `share` without one is in), or an error dictionary, with the
-/// URL beside as `shortGUID` and `shareURL` (``JSONShareURLs``).
-extension WireAcceptSharesResponse: Codable {
-    private enum ResultKeys: String, CodingKey {
-        case share, zoneID
+        return WireAcceptSharesRequest(context: try decoder.requestContext(), ids: urls)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var items = JSONKey.list(under: "results", of: encoder)
-        try JSONItems.encode(results, into: &items, id: JSONShareURLs.encodeID) { share, encoder in
-            var result = encoder.container(keyedBy: ResultKeys.self)
-            try result.encode(share, forKey: .share)
-            try result.encode(share.recordID.zoneID, forKey: .zoneID)
+    /// The answer: `{"results": […]}`, one element per share URL in order, a share result
+    /// dictionary holding the accepted share's record under `share` (and its `zoneID`, the
+    /// zone a `share` without one is in), or an error dictionary, with the URL beside as
+    /// `shortGUID` and `shareURL` (``JSONShareURLs``).
+    public static let itemsResponseJSON = JSONDictionary(
+        WireAcceptSharesResponse.init, .results("results", \.results, id: JSONShareURLs.id, value: acceptedShare)
+    ).coder
+
+    /// An accepted share's result dictionary: `{"share": {…}, "zoneID": {…}}`.
+    private static let acceptedShare = WireJSONCoder<WireRecord> { share, encoder in
+        var result = encoder.container(keyedBy: JSONKey.self)
+        try result.encode(share, forKey: JSONKey("share"))
+        try result.encode(share.recordID.zoneID, forKey: JSONKey("zoneID"))
+    } decode: { decoder in
+        let result = try decoder.container(keyedBy: JSONKey.self)
+        var share = try result.decode(WireRecord.self, forKey: JSONKey("share"))
+        if let zoneID = try result.decodeIfPresent(WireZoneID.self, forKey: JSONKey("zoneID")),
+           try !result.nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey("share")).contains(JSONKey("zoneID")) {
+            share.recordID.zoneID = zoneID
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var items = try JSONKey.list(under: "results", of: decoder)
-        self.init(results: try JSONItems.decode(from: &items, id: JSONShareURLs.decodeID) { decoder in
-            let result = try decoder.container(keyedBy: ResultKeys.self)
-            var share = try result.decode(WireRecord.self, forKey: .share)
-            if let zoneID = try result.decodeIfPresent(WireZoneID.self, forKey: .zoneID),
-               try !result.nestedContainer(keyedBy: JSONKey.self, forKey: .share).contains(JSONKey("zoneID")) {
-                share.recordID.zoneID = zoneID
-            }
-            return share
-        })
+        return share
     }
 }
 
@@ -196,12 +159,9 @@ enum JSONShareURLs {
     }
 
     /// A result's ID keys: `shortGUID` and `shareURL`.
-    static func encodeID(_ url: String, to encoder: any Encoder) throws {
+    static let id = WireJSONCoder<String> { url, encoder in
         try encode(url, guidKey: "shortGUID", to: encoder)
-    }
-
-    /// Reads ``encodeID(_:to:)``.
-    static func decodeID(from decoder: any Decoder) throws -> String {
+    } decode: { decoder in
         try decode(guidKey: "shortGUID", from: decoder)
     }
 

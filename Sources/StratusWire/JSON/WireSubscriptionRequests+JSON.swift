@@ -9,58 +9,46 @@ extension WireSubscriptionsListResponse: Codable {
     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
-/// `subscriptions/lookup` as CKWS's body: `{"subscriptions": [{"subscriptionID": …}…]}`. The
-/// request's context is not in the body (``WireJSON/decode(_:from:context:)``).
-extension WireSubscriptionsLookupRequest: Codable {
-    private static let json = JSONDictionary(Self.init, .context(\.context), .ids("subscriptions", as: "subscriptionID", \.subscriptionIDs))
+/// The `subscriptions/*` endpoints as CKWS shapes them.
+extension WireSubscriptionsEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponseEndpoint, WireJSONModifyRequestEndpoint, WireJSONModifyResponseEndpoint {
+    /// `subscriptions/lookup`: `{"subscriptions": [{"subscriptionID": …}…]}`. The request's
+    /// context is not in the body (``WireJSON/decode(_:from:context:)``).
+    public static let itemsRequestJSON = JSONDictionary(
+        WireSubscriptionsLookupRequest.init, .context(\.context), .ids("subscriptions", as: "subscriptionID", \.ids)
+    ).coder
 
-    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
-    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
-}
+    /// The answer to `subscriptions/lookup`: `{"subscriptions": […]}`, one element per
+    /// requested ID, in request order: the subscription, or an error dictionary with the
+    /// `subscriptionID` beside it.
+    public static let itemsResponseJSON = JSONDictionary(
+        WireSubscriptionsLookupResponse.init, .results("subscriptions", \.results, id: .keyed("subscriptionID"), value: .value)
+    ).coder
 
-/// The answer to `subscriptions/lookup` as CKWS writes it: `{"subscriptions": […]}`, one
-/// element per requested ID, in request order: the subscription, or an error dictionary with
-/// the `subscriptionID` beside it.
-extension WireSubscriptionsLookupResponse: Codable {
-    private static let json = JSONDictionary(Self.init, .results("subscriptions", \.results, id: .string("subscriptionID"), value: .value))
+    /// `subscriptions/modify`: `{"operations": [{"operationType": …, "subscription": {…}}…]}`,
+    /// the saves first, then the deletes, each in request order.
+    ///
+    /// A native save creates the subscription or replaces the one with its ID; CKWS has no such
+    /// operation type, so Stratus writes a save as `create` (what a transport to Apple sends
+    /// first, retrying as `update` on `EXISTS`) and reads both `create` and `update` as a save. A
+    /// delete is `{"operationType": "delete", "subscription": {"subscriptionID": …}}`. The
+    /// request's context is not in the body.
+    public static let modifyRequestJSON: WireJSONCoder<WireSubscriptionsModifyRequest> = JSONOperations.coder(
+        under: "subscription", saveTypes: ["create", "update"], savesFirst: false, what: "subscription operation (create, update, delete)",
+        delete: .keyed("subscriptionID")
+    )
 
-    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
-    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
-}
+    /// The answer to `subscriptions/modify`: `{"subscriptions": […]}`, one
+    /// element per operation, saves first, then deletes, each in request order: the saved
+    /// subscription, `{"subscriptionID": …, "deleted": true}` for a deletion, or an error
+    /// dictionary with the `subscriptionID` beside it.
+    ///
+    /// CKWS's elements do not say which operation they answer; Stratus adds the operation under
+    /// `operationType` (`create` for a save, `delete`), so that a failed delete is told from a
+    /// failed save. Without it (Apple's answer), `"deleted": true` marks a deletion and anything
+    /// else is read as a save.
+    public static let modifyResponseJSON = WireJSONCoder<WireSubscriptionsModifyResponse>(encode: encodeModifyResponse, decode: decodeModifyResponse)
 
-/// `subscriptions/modify` as CKWS's body: `{"operations": [{"operationType": …,
-/// "subscription": {…}}…]}`, the saves first, then the deletes, each in request order.
-///
-/// A native save creates the subscription or replaces the one with its ID; CKWS has no such
-/// operation type, so Stratus writes a save as `create` (what a transport to Apple sends first,
-/// retrying as `update` on `EXISTS`) and reads both `create` and `update` as a save. A delete is
-/// `{"operationType": "delete", "subscription": {"subscriptionID": …}}`. The request's context
-/// is not in the body.
-extension WireSubscriptionsModifyRequest: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        try JSONOperations.encode(saves: saves, deletes: deletes, under: "subscription", to: encoder, writingDelete: JSONItems.encodeString("subscriptionID"))
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let (saves, deletes): ([WireSubscription], [String]) = try JSONOperations.decode(
-            under: "subscription", saveTypes: ["create", "update"], savesFirst: false, what: "subscription operation (create, update, delete)", from: decoder,
-            readingDelete: JSONItems.decodeString("subscriptionID")
-        )
-        self.init(context: try decoder.requestContext(), saves: saves, deletes: deletes)
-    }
-}
-
-/// The answer to `subscriptions/modify` as CKWS writes it: `{"subscriptions": […]}`, one
-/// element per operation, saves first, then deletes, each in request order: the saved
-/// subscription, `{"subscriptionID": …, "deleted": true}` for a deletion, or an error
-/// dictionary with the `subscriptionID` beside it.
-///
-/// CKWS's elements do not say which operation they answer; Stratus adds the operation under
-/// `operationType` (`create` for a save, `delete`), so that a failed delete is told from a
-/// failed save. Without it (Apple's answer), `"deleted": true` marks a deletion and anything
-/// else is read as a save.
-extension WireSubscriptionsModifyResponse: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum ModifyKeys: String, CodingKey {
         case subscriptions
     }
 
@@ -88,15 +76,15 @@ extension WireSubscriptionsModifyResponse: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    private static func encodeModifyResponse(_ response: WireSubscriptionsModifyResponse, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ModifyKeys.self)
         var list: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .subscriptions)
-        try JSONItems.encode(saveResults, into: &list, id: Self.encodeID("create"), value: JSONItems.encodeValue)
-        try JSONItems.encode(deleteResults, into: &list, id: Self.encodeID("delete"), value: JSONItems.encodeDeleted)
+        try JSONItems.encode(response.saveResults, into: &list, id: Self.encodeID("create"), value: JSONItems.encodeValue)
+        try JSONItems.encode(response.deleteResults, into: &list, id: Self.encodeID("delete"), value: JSONItems.encodeDeleted)
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    private static func decodeModifyResponse(from decoder: any Decoder) throws -> WireSubscriptionsModifyResponse {
+        let container = try decoder.container(keyedBy: ModifyKeys.self)
         var list: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .subscriptions)
         let items = try JSONItems.decode(
             from: &list,
@@ -117,7 +105,7 @@ extension WireSubscriptionsModifyResponse: Codable {
                 saveResults.append(WireItemResult(id: item.id.subscriptionID, result: .failure(error)))
             }
         }
-        self.init(saveResults: saveResults, deleteResults: deleteResults)
+        return WireSubscriptionsModifyResponse(saveResults: saveResults, deleteResults: deleteResults)
     }
 
     /// Whether an element answers a delete: its `operationType`, else `"deleted": true`.

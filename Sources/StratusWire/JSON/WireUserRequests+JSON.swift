@@ -27,13 +27,10 @@ extension WireCurrentUserResponse: Codable {
     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
-/// `users/discover` (POST) as CKWS shapes it: `{"lookupInfos": [{emailAddress | phoneNumber |
-/// userRecordName}, …]}`.
-extension WireUsersLookupRequest: Codable {
-    private static let json = JSONDictionary(Self.init, .context(\.context), .required("lookupInfos", \.lookupInfos))
-
-    public func encode(to encoder: any Encoder) throws { try Self.json.encode(self, to: encoder) }
-    public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
+/// `users/discover` (POST) as CKWS shapes it.
+extension WireUsersEndpoint: WireJSONItemsRequestEndpoint {
+    /// The request: `{"lookupInfos": [{emailAddress | phoneNumber | userRecordName}, …]}`.
+    public static let itemsRequestJSON = JSONDictionary(WireUsersLookupRequest.init, .context(\.context), .required("lookupInfos", \.ids)).coder
 }
 
 /// The answer to `users/discover` as CKWS writes it: `{"users": […]}`, one element per lookup

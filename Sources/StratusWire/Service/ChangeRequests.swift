@@ -61,13 +61,15 @@ public struct WireRecordChangesResponse: Sendable {
     }
 }
 
-/// `changes/database`: which zones of a database changed since a change token.
-public struct WireDatabaseChangesRequest: Sendable {
-    /// Where the request goes.
+/// A change feed's request: what changed since a change token, in batches. `changes/database`
+/// (``WireDatabaseChangesRequest``) and the notification collection
+/// (``WireNotificationChangesRequest``) ask this way.
+public struct WireChangeFeedRequest: Hashable, Sendable {
+    /// Where the request goes and who sends it.
     public var context: WireRequestContext
-    /// The token of an earlier fetch of this database; nil fetches from the beginning.
+    /// The token of an earlier fetch of this feed; nil fetches from the beginning.
     public var sinceToken: [UInt8]?
-    /// The most zones to return; 0 lets the server choose.
+    /// The most changes to return; 0 lets the server choose.
     public var resultsLimit: Int
 
     /// Creates a request.
@@ -77,6 +79,10 @@ public struct WireDatabaseChangesRequest: Sendable {
         self.resultsLimit = resultsLimit
     }
 }
+
+/// `changes/database`: which zones of a database changed since a change token; the most
+/// changes are the most zones.
+public typealias WireDatabaseChangesRequest = WireChangeFeedRequest
 
 /// Why a zone went away: `CKDatabase.DatabaseChange.Deletion.Reason`.
 public enum WireZoneDeletionReason: Int, Hashable, Sendable {

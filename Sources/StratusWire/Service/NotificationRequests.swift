@@ -1,20 +1,7 @@
 /// The notification collection's changes since a token: what `CKFetchNotificationChangesOperation`
-/// asks for.
-public struct WireNotificationChangesRequest: Sendable {
-    /// Who asks: the collection is the requesting account's, in the request's container.
-    public var context: WireRequestContext
-    /// The token of an earlier fetch; nil fetches from the beginning of the kept history.
-    public var sinceToken: [UInt8]?
-    /// The most notifications to return; 0 lets the server choose.
-    public var resultsLimit: Int
-
-    /// Creates a request.
-    public init(context: WireRequestContext, sinceToken: [UInt8]? = nil, resultsLimit: Int = 0) {
-        self.context = context
-        self.sinceToken = sinceToken
-        self.resultsLimit = resultsLimit
-    }
-}
+/// asks for. The collection is the requesting account's, in the request's container; a nil
+/// token fetches from the beginning of the kept history.
+public typealias WireNotificationChangesRequest = WireChangeFeedRequest
 
 /// The answer to a ``WireNotificationChangesRequest``: each notification added or marked read
 /// since the token, once, in its latest state, in the order of those changes.
@@ -35,30 +22,21 @@ public struct WireNotificationChangesResponse: Sendable {
     }
 }
 
-/// Marks notifications of the requesting account read, on every device.
-public struct WireMarkNotificationsReadRequest: Sendable {
-    /// Who asks.
-    public var context: WireRequestContext
-    /// The notifications to mark read, by their IDs.
-    public var notificationIDs: [String]
-
-    /// Creates a request.
-    public init(context: WireRequestContext, notificationIDs: [String]) {
-        self.context = context
-        self.notificationIDs = notificationIDs
-    }
+/// Marking notifications of the requesting account read, on every device: notifications,
+/// named by their IDs.
+public enum WireMarkNotificationsReadEndpoint: WireItemEndpoint {
+    /// A notification's ID.
+    public typealias ID = String
+    /// A notification now marked read carries nothing more.
+    public typealias Value = Void
 }
 
-/// The answer to a ``WireMarkNotificationsReadRequest``: one result per ID, in request order.
-public struct WireMarkNotificationsReadResponse: Sendable {
-    /// For each ID, whether it is now marked read.
-    public var results: [WireItemResult<String, Void>]
+/// Marks notifications of the requesting account read, on every device, by their IDs.
+public typealias WireMarkNotificationsReadRequest = WireItemsRequest<WireMarkNotificationsReadEndpoint>
 
-    /// Creates a response.
-    public init(results: [WireItemResult<String, Void>]) {
-        self.results = results
-    }
-}
+/// The answer to a ``WireMarkNotificationsReadRequest``: one result per ID, in request order,
+/// saying whether it is now marked read.
+public typealias WireMarkNotificationsReadResponse = WireItemsResponse<WireMarkNotificationsReadEndpoint>
 
 /// Sets the badge the server keeps for the requesting account in the container.
 public struct WireModifyBadgeRequest: Sendable {

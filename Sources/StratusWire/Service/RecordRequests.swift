@@ -17,16 +17,16 @@ public struct WireRecordsLookupRequest: Sendable {
     }
 }
 
-/// The answer to a ``WireRecordsLookupRequest``: one result per requested ID, in request order.
-public struct WireRecordsLookupResponse: Sendable {
-    /// The outcome for each requested record.
-    public var results: [WireItemResult<WireRecordID, WireRecord>]
-
-    /// Creates a lookup response.
-    public init(results: [WireItemResult<WireRecordID, WireRecord>]) {
-        self.results = results
-    }
+/// The `records/*` endpoints' per-item results: records, named by their IDs.
+public enum WireRecordsEndpoint: WireItemEndpoint {
+    /// A record is named by its ID.
+    public typealias ID = WireRecordID
+    /// A found or saved record, as the server now has it.
+    public typealias Value = WireRecord
 }
+
+/// The answer to a ``WireRecordsLookupRequest``: one result per requested ID, in request order.
+public typealias WireRecordsLookupResponse = WireItemsResponse<WireRecordsEndpoint>
 
 /// How a save treats the server's copy of a record: `CKModifyRecordsOperation.RecordSavePolicy`.
 public enum WireSavePolicy: Int, Hashable, Sendable, CaseIterable {
@@ -93,18 +93,4 @@ public struct WireRecordsModifyRequest: Sendable {
 }
 
 /// The answer to a ``WireRecordsModifyRequest``: one result per item, in request order.
-public struct WireRecordsModifyResponse: Sendable {
-    /// For each save, the record as the server now has it, or why it was not saved.
-    public var saveResults: [WireItemResult<WireRecordID, WireRecord>]
-    /// For each delete, whether it happened.
-    public var deleteResults: [WireItemResult<WireRecordID, Void>]
-
-    /// Creates a modify response.
-    public init(
-        saveResults: [WireItemResult<WireRecordID, WireRecord>],
-        deleteResults: [WireItemResult<WireRecordID, Void>]
-    ) {
-        self.saveResults = saveResults
-        self.deleteResults = deleteResults
-    }
-}
+public typealias WireRecordsModifyResponse = WireModifyResponse<WireRecordsEndpoint>

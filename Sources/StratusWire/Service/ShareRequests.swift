@@ -1,37 +1,27 @@
 // Requests and responses of sharing. CloudKit Web Services has no endpoint that turns lookup
 // infos into share participants; the request is shaped like its `users/lookup/*` family.
 
-/// Turns lookup infos (email addresses, phone numbers, user record IDs) into new share
-/// participants, one per lookup info (`CKFetchShareParticipantsOperation`).
+/// The share participants lookup: lookup infos (email addresses, phone numbers, user record
+/// IDs) turned into new share participants (`CKFetchShareParticipantsOperation`).
 ///
 /// Unlike user discovery, the people looked up need not have granted `userDiscoverability`:
 /// inviting someone to a share needs no opt-in.
-public struct WireShareParticipantsLookupRequest: Hashable, Sendable {
-    /// Where the request goes and who sends it.
-    public var context: WireRequestContext
-    /// The people to make participants of, each named by exactly one of an email address, a
-    /// phone number or a user record ID.
-    public var lookupInfos: [WireUserLookupInfo]
-
-    /// Creates a request.
-    public init(context: WireRequestContext, lookupInfos: [WireUserLookupInfo]) {
-        self.context = context
-        self.lookupInfos = lookupInfos
-    }
+public enum WireShareParticipantsEndpoint: WireItemEndpoint {
+    /// A person to make a participant of, named by exactly one of an email address, a phone
+    /// number or a user record ID.
+    public typealias ID = WireUserLookupInfo
+    /// A new participant: role `privateUser`, status `pending`, permission `readOnly`. A lookup
+    /// info that cannot name anyone fails with `invalidArguments`.
+    public typealias Value = WireShareParticipant
 }
 
-/// The answer to a ``WireShareParticipantsLookupRequest``.
-public struct WireShareParticipantsLookupResponse: Sendable {
-    /// One outcome per lookup info, in the request's order: a new participant (role
-    /// `privateUser`, status `pending`, permission `readOnly`), or why the lookup info cannot
-    /// name anyone (`invalidArguments`).
-    public var results: [WireItemResult<WireUserLookupInfo, WireShareParticipant>]
+/// Turns lookup infos into new share participants, one per lookup info
+/// (``WireShareParticipantsEndpoint``).
+public typealias WireShareParticipantsLookupRequest = WireItemsRequest<WireShareParticipantsEndpoint>
 
-    /// Creates a response.
-    public init(results: [WireItemResult<WireUserLookupInfo, WireShareParticipant>]) {
-        self.results = results
-    }
-}
+/// The answer to a ``WireShareParticipantsLookupRequest``: one outcome per lookup info, in the
+/// request's order.
+public typealias WireShareParticipantsLookupResponse = WireItemsResponse<WireShareParticipantsEndpoint>
 
 /// `records/resolve`: what each share URL tells the requesting user (`CKFetchShareMetadataOperation`).
 ///
@@ -59,46 +49,36 @@ public struct WireShareMetadataLookupRequest: Hashable, Sendable {
     }
 }
 
-/// The answer to a ``WireShareMetadataLookupRequest``.
-public struct WireShareMetadataLookupResponse: Sendable {
-    /// One outcome per URL, in the request's order: the share's metadata as the requesting
-    /// user sees it, or why the user cannot have it (`unknownItem`,
-    /// `participantMayNeedVerification`).
-    public var results: [WireItemResult<String, WireShareMetadata>]
-
-    /// Creates a response.
-    public init(results: [WireItemResult<String, WireShareMetadata>]) {
-        self.results = results
-    }
+/// `records/resolve`'s per-item results: shares, named by their URLs.
+public enum WireShareMetadataEndpoint: WireItemEndpoint {
+    /// A share URL, as `CKShare.url` gives it.
+    public typealias ID = String
+    /// The share's metadata as the requesting user sees it. A user who cannot have it gets
+    /// `unknownItem` or `participantMayNeedVerification`.
+    public typealias Value = WireShareMetadata
 }
+
+/// The answer to a ``WireShareMetadataLookupRequest``: one outcome per URL, in the request's
+/// order.
+public typealias WireShareMetadataLookupResponse = WireItemsResponse<WireShareMetadataEndpoint>
 
 /// `records/accept`: accepts shares on behalf of the requesting user (`CKAcceptSharesOperation`).
 ///
 /// CloudKit Web Services names a share by the short GUID at the end of its URL; the request
-/// carries the whole URLs, which every `CKShare.Metadata` holds in its share.
-public struct WireAcceptSharesRequest: Hashable, Sendable {
-    /// Where the request goes and who sends it; the shares may belong to any container of the
-    /// service, as for ``WireShareMetadataLookupRequest``.
-    public var context: WireRequestContext
-    /// The URLs of the shares to accept, in the order the results come back.
-    public var shareURLs: [String]
-
-    /// Creates a request.
-    public init(context: WireRequestContext, shareURLs: [String]) {
-        self.context = context
-        self.shareURLs = shareURLs
-    }
+/// carries the whole URLs, which every `CKShare.Metadata` holds in its share. The shares may
+/// belong to any container of the service, as for ``WireShareMetadataLookupRequest``.
+public enum WireAcceptSharesEndpoint: WireItemEndpoint {
+    /// The URL of a share to accept.
+    public typealias ID = String
+    /// The share record as the requesting user sees it once accepted. A share that cannot be
+    /// accepted fails with `unknownItem`, `participantMayNeedVerification` or
+    /// `tooManyParticipants`.
+    public typealias Value = WireRecord
 }
 
-/// The answer to a ``WireAcceptSharesRequest``.
-public struct WireAcceptSharesResponse: Sendable {
-    /// One outcome per URL, in the request's order: the share record as the requesting user
-    /// sees it once accepted, or why it cannot be accepted (`unknownItem`,
-    /// `participantMayNeedVerification`, `tooManyParticipants`).
-    public var results: [WireItemResult<String, WireRecord>]
+/// `records/accept`: the URLs of the shares to accept, in the order the results come back
+/// (``WireAcceptSharesEndpoint``).
+public typealias WireAcceptSharesRequest = WireItemsRequest<WireAcceptSharesEndpoint>
 
-    /// Creates a response.
-    public init(results: [WireItemResult<String, WireRecord>]) {
-        self.results = results
-    }
-}
+/// The answer to a ``WireAcceptSharesRequest``: one outcome per URL, in the request's order.
+public typealias WireAcceptSharesResponse = WireItemsResponse<WireAcceptSharesEndpoint>

@@ -10,59 +10,24 @@ public struct WireSubscriptionsListResponse: Sendable {
     }
 }
 
-/// `subscriptions/lookup`: fetch subscriptions by ID.
-public struct WireSubscriptionsLookupRequest: Sendable {
-    /// Where the request goes.
-    public var context: WireRequestContext
-    /// The subscriptions to fetch, in the order results come back.
-    public var subscriptionIDs: [String]
-
-    /// Creates a lookup request.
-    public init(context: WireRequestContext, subscriptionIDs: [String]) {
-        self.context = context
-        self.subscriptionIDs = subscriptionIDs
-    }
+/// The `subscriptions/*` endpoints: subscriptions, named by their IDs.
+public enum WireSubscriptionsEndpoint: WireItemEndpoint {
+    /// A subscription is named by its ID.
+    public typealias ID = String
+    /// A found or saved subscription, as the server keeps it.
+    public typealias Value = WireSubscription
 }
+
+/// `subscriptions/lookup`: fetch subscriptions by ID.
+public typealias WireSubscriptionsLookupRequest = WireItemsRequest<WireSubscriptionsEndpoint>
 
 /// The answer to a ``WireSubscriptionsLookupRequest``: one result per requested ID, in
 /// request order.
-public struct WireSubscriptionsLookupResponse: Sendable {
-    /// The outcome for each requested subscription.
-    public var results: [WireItemResult<String, WireSubscription>]
+public typealias WireSubscriptionsLookupResponse = WireItemsResponse<WireSubscriptionsEndpoint>
 
-    /// Creates a lookup response.
-    public init(results: [WireItemResult<String, WireSubscription>]) {
-        self.results = results
-    }
-}
-
-/// `subscriptions/modify`: save and delete subscriptions in one request.
-public struct WireSubscriptionsModifyRequest: Sendable {
-    /// Where the request goes.
-    public var context: WireRequestContext
-    /// Subscriptions to save; one with the ID of an existing subscription replaces it.
-    public var saves: [WireSubscription]
-    /// IDs of subscriptions to delete.
-    public var deletes: [String]
-
-    /// Creates a modify request.
-    public init(context: WireRequestContext, saves: [WireSubscription] = [], deletes: [String] = []) {
-        self.context = context
-        self.saves = saves
-        self.deletes = deletes
-    }
-}
+/// `subscriptions/modify`: save and delete subscriptions in one request. A save with the ID of
+/// an existing subscription replaces it.
+public typealias WireSubscriptionsModifyRequest = WireModifyRequest<WireSubscriptionsEndpoint>
 
 /// The answer to a ``WireSubscriptionsModifyRequest``: one result per item, in request order.
-public struct WireSubscriptionsModifyResponse: Sendable {
-    /// For each save, the subscription as the server keeps it.
-    public var saveResults: [WireItemResult<String, WireSubscription>]
-    /// For each delete, whether it happened.
-    public var deleteResults: [WireItemResult<String, Void>]
-
-    /// Creates a modify response.
-    public init(saveResults: [WireItemResult<String, WireSubscription>], deleteResults: [WireItemResult<String, Void>]) {
-        self.saveResults = saveResults
-        self.deleteResults = deleteResults
-    }
-}
+public typealias WireSubscriptionsModifyResponse = WireModifyResponse<WireSubscriptionsEndpoint>

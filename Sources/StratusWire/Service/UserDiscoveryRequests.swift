@@ -93,23 +93,21 @@ public struct WireUserIdentity: Hashable, Sendable {
     }
 }
 
-/// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id` in one request: the users
-/// that the lookup infos name.
+/// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`: users, named by lookup
+/// infos.
 ///
-/// A transport to CloudKit Web Services splits the infos by kind, one call per kind, and
-/// merges the answers back in order.
-public struct WireUsersLookupRequest: Hashable, Sendable {
-    /// Where the request goes and who sends it.
-    public var context: WireRequestContext
-    /// The users to look up, each by exactly one of email, phone or user record name.
-    public var lookupInfos: [WireUserLookupInfo]
-
-    /// Creates a request.
-    public init(context: WireRequestContext, lookupInfos: [WireUserLookupInfo]) {
-        self.context = context
-        self.lookupInfos = lookupInfos
-    }
+/// A transport to CloudKit Web Services splits a request's infos by kind, one call per kind,
+/// and merges the answers back in order.
+public enum WireUsersEndpoint: WireItemEndpoint {
+    /// A user to look up, by exactly one of email, phone or user record name.
+    public typealias ID = WireUserLookupInfo
+    /// A discovered user.
+    public typealias Value = WireUserIdentity
 }
+
+/// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id` in one request: the users
+/// that the lookup infos name (``WireUsersEndpoint``).
+public typealias WireUsersLookupRequest = WireItemsRequest<WireUsersEndpoint>
 
 /// The answer to a ``WireUsersLookupRequest``.
 public struct WireUsersLookupResponse: Hashable, Sendable {

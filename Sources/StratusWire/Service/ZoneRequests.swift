@@ -1,27 +1,16 @@
-/// `zones/lookup`: fetch zones by ID.
-public struct WireZonesLookupRequest: Sendable {
-    /// Where the request goes.
-    public var context: WireRequestContext
-    /// The zones to fetch, in the order results come back.
-    public var zoneIDs: [WireZoneID]
-
-    /// Creates a lookup request.
-    public init(context: WireRequestContext, zoneIDs: [WireZoneID]) {
-        self.context = context
-        self.zoneIDs = zoneIDs
-    }
+/// The `zones/*` endpoints: zones, named by their IDs.
+public enum WireZonesEndpoint: WireItemEndpoint {
+    /// A zone is named by its ID.
+    public typealias ID = WireZoneID
+    /// A found or saved zone, as the server has it.
+    public typealias Value = WireZone
 }
+
+/// `zones/lookup`: fetch zones by ID.
+public typealias WireZonesLookupRequest = WireItemsRequest<WireZonesEndpoint>
 
 /// The answer to a ``WireZonesLookupRequest``: one result per requested zone, in request order.
-public struct WireZonesLookupResponse: Sendable {
-    /// The outcome for each requested zone.
-    public var results: [WireItemResult<WireZoneID, WireZone>]
-
-    /// Creates a lookup response.
-    public init(results: [WireItemResult<WireZoneID, WireZone>]) {
-        self.results = results
-    }
-}
+public typealias WireZonesLookupResponse = WireItemsResponse<WireZonesEndpoint>
 
 /// The answer to `zones/list`: every zone of the database.
 public struct WireZonesListResponse: Sendable {
@@ -34,36 +23,9 @@ public struct WireZonesListResponse: Sendable {
     }
 }
 
-/// `zones/modify`: create and delete zones in one request.
-public struct WireZonesModifyRequest: Sendable {
-    /// Where the request goes.
-    public var context: WireRequestContext
-    /// Zones to create (saving an existing zone changes nothing).
-    public var saves: [WireZone]
-    /// Zones to delete, with every record in them.
-    public var deletes: [WireZoneID]
-
-    /// Creates a modify request.
-    public init(context: WireRequestContext, saves: [WireZone] = [], deletes: [WireZoneID] = []) {
-        self.context = context
-        self.saves = saves
-        self.deletes = deletes
-    }
-}
+/// `zones/modify`: create and delete zones in one request. Saving an existing zone changes
+/// nothing; deleting a zone deletes every record in it.
+public typealias WireZonesModifyRequest = WireModifyRequest<WireZonesEndpoint>
 
 /// The answer to a ``WireZonesModifyRequest``: one result per item, in request order.
-public struct WireZonesModifyResponse: Sendable {
-    /// For each save, the zone as the server has it.
-    public var saveResults: [WireItemResult<WireZoneID, WireZone>]
-    /// For each delete, whether it happened.
-    public var deleteResults: [WireItemResult<WireZoneID, Void>]
-
-    /// Creates a modify response.
-    public init(
-        saveResults: [WireItemResult<WireZoneID, WireZone>],
-        deleteResults: [WireItemResult<WireZoneID, Void>]
-    ) {
-        self.saveResults = saveResults
-        self.deleteResults = deleteResults
-    }
-}
+public typealias WireZonesModifyResponse = WireModifyResponse<WireZonesEndpoint>

@@ -313,7 +313,7 @@ final class ShareParticipantsOperationTests: OperationTestCase {
             WireUserLookupInfo(userRecordID: WireRecordID(recordName: annRecordID.recordName, zoneID: WireZoneID(zoneName: "Other", ownerName: "__defaultOwner__"))),
             WireUserLookupInfo(userRecordID: WireRecordID(recordName: "")),
         ]
-        let response = try await server.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: infos))
+        let response = try await server.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, ids: infos))
         XCTAssertEqual(response.results.map(\.id), infos)
         let found = try response.results[0].result.get()
         XCTAssertEqual(found.identity.userRecordName, annRecordID.recordName)
@@ -335,7 +335,7 @@ final class ShareParticipantsOperationTests: OperationTestCase {
         let context = database.requestPath(qualityOfService: .default).context()
         let infos = (0...400).map { WireUserLookupInfo(emailAddress: "u\($0)@example.com") }
         do {
-            _ = try await server.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, lookupInfos: infos))
+            _ = try await server.lookupShareParticipants(WireShareParticipantsLookupRequest(context: context, ids: infos))
             XCTFail("401 lookup infos are too many")
         } catch {
             XCTAssertEqual(error.code, .limitExceeded)

@@ -61,10 +61,10 @@ final class ShareRequestsJSONTests: XCTestCase {
     // MARK: - Share participants
 
     func testAParticipantsLookupIsShapedLikeUsersDiscoverAndComesBackExactly() throws {
-        let request = WireShareParticipantsLookupRequest(context: context, lookupInfos: [WireUserLookupInfo(emailAddress: "a@example.com"), WireUserLookupInfo(phoneNumber: "+15555550100")])
+        let request = WireShareParticipantsLookupRequest(context: context, ids: [WireUserLookupInfo(emailAddress: "a@example.com"), WireUserLookupInfo(phoneNumber: "+15555550100")])
         XCTAssertEqual(try json(request), #"{"lookupInfos":[{"emailAddress":"a@example.com"},{"phoneNumber":"+15555550100"}]}"#)
         XCTAssertEqual(try roundTrip(request), request)
-        XCTAssertEqual(try roundTrip(WireShareParticipantsLookupRequest(context: context, lookupInfos: [])).lookupInfos, [])
+        XCTAssertEqual(try roundTrip(WireShareParticipantsLookupRequest(context: context, ids: [])).ids, [])
         assertInvalid(decodeError(WireShareParticipantsLookupRequest.self, #"{"lookupInfos":{}}"#, context: context), naming: "lookupInfos")
 
         let participant = WireShareParticipant(
@@ -199,13 +199,13 @@ final class ShareRequestsJSONTests: XCTestCase {
     // MARK: - records/accept
 
     func testAnAcceptIsCloudKitWebServicesRecordsAccept() throws {
-        let request = WireAcceptSharesRequest(context: context, shareURLs: [url])
+        let request = WireAcceptSharesRequest(context: context, ids: [url])
         XCTAssertEqual(try json(request), #"{"shortGUIDs":[{"shareURL":"\#(url)","shouldFetchRootRecord":false,"value":"0abcDEF"}]}"#)
-        for request in [request, WireAcceptSharesRequest(context: context, shareURLs: []), WireAcceptSharesRequest(context: context, shareURLs: ["", "x/", url])] {
+        for request in [request, WireAcceptSharesRequest(context: context, ids: []), WireAcceptSharesRequest(context: context, ids: ["", "x/", url])] {
             XCTAssertEqual(try roundTrip(request), request)
         }
         let fromApple = try WireJSON.decode(WireAcceptSharesRequest.self, from: Data(#"{"shortGUIDs":[{"value":"0abcDEF","shouldFetchRootRecord":false}]}"#.utf8), context: context)
-        XCTAssertEqual(fromApple.shareURLs, ["https://www.icloud.com/share/0abcDEF"])
+        XCTAssertEqual(fromApple.ids, ["https://www.icloud.com/share/0abcDEF"])
         let accepted = try WireJSON.decode(WireAcceptSharesResponse.self, from: Data(#"{"results":[{"shortGUID":"0abcDEF","zoneID":{"zoneName":"Party","ownerRecordName":"_abc"},"share":{"recordName":"s","recordType":"cloudkit.share","publicPermission":"NONE"}}]}"#.utf8))
         XCTAssertEqual(accepted.results.map(\.id), ["https://www.icloud.com/share/0abcDEF"])
         XCTAssertEqual(try accepted.results[0].result.get().recordID, WireRecordID(recordName: "s", zoneID: party), "in the result's zone")

@@ -57,13 +57,13 @@ final class UserRequestsJSONTests: XCTestCase {
     // MARK: - users/discover
 
     func testAUserLookupIsCloudKitWebServicesUsersDiscover() throws {
-        let request = WireUsersLookupRequest(context: context, lookupInfos: [
+        let request = WireUsersLookupRequest(context: context, ids: [
             WireUserLookupInfo(emailAddress: "john@example.com"), WireUserLookupInfo(phoneNumber: "+15555550100"), WireUserLookupInfo(userRecordID: WireRecordID(recordName: "_d1ce")),
         ])
         XCTAssertEqual(try json(request), #"{"lookupInfos":[{"emailAddress":"john@example.com"},{"phoneNumber":"+15555550100"},{"userRecordName":"_d1ce"}]}"#)
         try roundTripRequest(request)
-        try roundTripRequest(WireUsersLookupRequest(context: context, lookupInfos: []))
-        try roundTripRequest(WireUsersLookupRequest(context: context, lookupInfos: [WireUserLookupInfo(), WireUserLookupInfo(emailAddress: "a@b.c", phoneNumber: "1")]))
+        try roundTripRequest(WireUsersLookupRequest(context: context, ids: []))
+        try roundTripRequest(WireUsersLookupRequest(context: context, ids: [WireUserLookupInfo(), WireUserLookupInfo(emailAddress: "a@b.c", phoneNumber: "1")]))
         assertInvalid(decodeError(WireUsersLookupRequest.self, "{}", context: context), naming: "lookupInfos")
         assertInvalid(decodeError(WireUsersLookupRequest.self, #"{"lookupInfos":[{"emailAddress":3}]}"#, context: context), naming: "lookupInfos[0].emailAddress")
     }

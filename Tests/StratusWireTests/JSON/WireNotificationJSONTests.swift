@@ -118,10 +118,10 @@ final class WireNotificationJSONTests: XCTestCase {
         XCTAssertEqual(first.resultsLimit, 0)
         XCTAssertEqual(try json(WireNotificationChangesRequest(context: context)), "{}")
 
-        let markRead = WireMarkNotificationsReadRequest(context: context, notificationIDs: ["n-1", "n-2"])
+        let markRead = WireMarkNotificationsReadRequest(context: context, ids: ["n-1", "n-2"])
         let markReadText = try json(markRead)
         XCTAssertEqual(markReadText, #"{"notifications":[{"notificationID":"n-1"},{"notificationID":"n-2"}]}"#)
-        XCTAssertEqual(try WireJSON.decode(WireMarkNotificationsReadRequest.self, from: Data(markReadText.utf8), context: context).notificationIDs, ["n-1", "n-2"])
+        XCTAssertEqual(try WireJSON.decode(WireMarkNotificationsReadRequest.self, from: Data(markReadText.utf8), context: context).ids, ["n-1", "n-2"])
 
         let badge = WireModifyBadgeRequest(context: context, badgeValue: 7)
         XCTAssertEqual(try json(badge), #"{"badgeValue":7}"#)

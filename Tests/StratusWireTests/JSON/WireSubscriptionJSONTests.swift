@@ -97,11 +97,11 @@ final class WireSubscriptionJSONTests: XCTestCase {
     }
 
     func testSubscriptionRequestsAreTheCloudKitWebServicesBodiesWithoutTheirContext() throws {
-        let lookup = WireSubscriptionsLookupRequest(context: context, subscriptionIDs: ["a", "b"])
+        let lookup = WireSubscriptionsLookupRequest(context: context, ids: ["a", "b"])
         let lookupText = try json(lookup)
         XCTAssertEqual(lookupText, #"{"subscriptions":[{"subscriptionID":"a"},{"subscriptionID":"b"}]}"#)
         let lookupBack = try WireJSON.decode(WireSubscriptionsLookupRequest.self, from: Data(lookupText.utf8), context: context)
-        XCTAssertEqual(lookupBack.subscriptionIDs, ["a", "b"])
+        XCTAssertEqual(lookupBack.ids, ["a", "b"])
         XCTAssertEqual(lookupBack.context, context)
 
         let database = WireSubscription(subscriptionID: "d", kind: .database)

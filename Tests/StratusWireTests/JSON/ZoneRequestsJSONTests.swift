@@ -53,14 +53,14 @@ final class ZoneRequestsJSONTests: XCTestCase {
     // MARK: - zones/lookup
 
     func testAZoneLookupIsCloudKitWebServicesArrayOfZoneIDs() throws {
-        let request = WireZonesLookupRequest(context: context, zoneIDs: [party, .defaultZone])
+        let request = WireZonesLookupRequest(context: context, ids: [party, .defaultZone])
         XCTAssertEqual(try json(request), #"{"zones":[\#(partyJSON),{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}]}"#)
         let back = try roundTrip(request)
         XCTAssertEqual(back.context, context)
-        XCTAssertEqual(back.zoneIDs, request.zoneIDs)
-        XCTAssertEqual(try roundTrip(WireZonesLookupRequest(context: context, zoneIDs: [])).zoneIDs, [])
+        XCTAssertEqual(back.ids, request.ids)
+        XCTAssertEqual(try roundTrip(WireZonesLookupRequest(context: context, ids: [])).ids, [])
         let fromApple = try WireJSON.decode(WireZonesLookupRequest.self, from: Data(#"{"zones":[{"zoneName":"Party"},{}]}"#.utf8), context: context)
-        XCTAssertEqual(fromApple.zoneIDs, [WireZoneID(zoneName: "Party", ownerName: WireZoneID.currentUserOwnerName), .defaultZone])
+        XCTAssertEqual(fromApple.ids, [WireZoneID(zoneName: "Party", ownerName: WireZoneID.currentUserOwnerName), .defaultZone])
     }
 
     func testAZoneLookupResponseIsZonesOrErrorsWithTheRequestedZoneID() throws {
