@@ -1,5 +1,15 @@
 import StratusCore
 
+/// Sets a modify operation's blocks to the three it is given: the per-save block (item ID and
+/// result), the per-delete block and the final block. The convenience calls and the sync engine
+/// collect a modify's results through one.
+typealias ModifyConnector<Operation, ID, Value> = (
+    Operation,
+    _ save: @escaping (ID, Result<Value, any Error>) -> Void,
+    _ delete: @escaping (ID, Result<Void, any Error>) -> Void,
+    _ final: @escaping (Result<Void, any Error>) -> Void
+) -> Void
+
 extension CKDatabase {
     /// Runs `operation` the way every convenience method does: at `.userInitiated` quality of
     /// service (or with the configuration and group of `configuredWith`), on this database's
@@ -36,12 +46,7 @@ extension CKDatabase {
     ///   per-delete block to its third and its final block to its fourth.
     func performModify<Operation: CKDatabaseOperation, ID: Hashable & Sendable, Value: Sendable>(
         _ operation: Operation,
-        _ connect: (
-            Operation,
-            _ save: @escaping (ID, Result<Value, any Error>) -> Void,
-            _ delete: @escaping (ID, Result<Void, any Error>) -> Void,
-            _ final: @escaping (Result<Void, any Error>) -> Void
-        ) -> Void
+        _ connect: ModifyConnector<Operation, ID, Value>
     ) async throws -> (saveResults: [ID: Result<Value, any Error>], deleteResults: [ID: Result<Void, any Error>], partialFailure: CKError?) {
         try await perform(operation) { operation, resume in
             var saveResults: [ID: Result<Value, any Error>] = [:]

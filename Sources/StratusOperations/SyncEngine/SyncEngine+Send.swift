@@ -233,12 +233,7 @@ extension SyncRun {
     func modify<Operation: CKDatabaseOperation, ID: Hashable, Value>(
         _ operation: Operation,
         group: CKOperationGroup,
-        _ connect: (
-            Operation,
-            _ save: @escaping (ID, Result<Value, any Error>) -> Void,
-            _ delete: @escaping (ID, Result<Void, any Error>) -> Void,
-            _ final: @escaping (Result<Void, any Error>) -> Void
-        ) -> Void
+        _ connect: ModifyConnector<Operation, ID, Value>
     ) async -> ItemResults<ID, Value> {
         let results = Locked(ItemResults<ID, Value>())
         connect(
