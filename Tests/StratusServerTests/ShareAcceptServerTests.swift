@@ -274,8 +274,8 @@ final class ShareAcceptServerTests: ShareTestCase {
         XCTAssertEqual(server.requestLog.last?.endpoint, .lookupShareMetadata)
         _ = try await accept(url, for: mary)
         XCTAssertEqual(server.requestLog.last?.endpoint, .acceptShares)
-        XCTAssertEqual(RecordedRequest.Endpoint.lookupShareMetadata.rawValue, "records/resolve")
-        XCTAssertEqual(RecordedRequest.Endpoint.acceptShares.rawValue, "records/accept")
+        XCTAssertEqual(RecordedRequest.Endpoint.lookupShareMetadata.subpath, "records/resolve")
+        XCTAssertEqual(RecordedRequest.Endpoint.acceptShares.subpath, "records/accept")
     }
 
     func testTooManyURLsOrNoAccountFailTheWholeRequest() async throws {

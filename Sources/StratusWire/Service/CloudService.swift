@@ -24,7 +24,8 @@ public protocol CloudService: Sendable {
     /// Forgetting a device the service does not know does nothing. Costs no request.
     func closeSession(deviceID: String) async
 
-    /// The account state of the device that sends `context`. Costs no request.
+    /// `users/accountStatus` (a Stratus extension): the account state of the device that sends
+    /// `context`. Costs no request.
     func accountStatus(_ context: WireRequestContext) async -> WireAccountStatus
 
     /// `users/current`: the user record name of the device's account in the container.
@@ -91,8 +92,7 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/invalidArguments`` for a token from elsewhere.
     func databaseChanges(_ request: WireDatabaseChangesRequest) async throws(WireError) -> WireDatabaseChangesResponse
 
-    /// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`: the users the lookup
-    /// infos name, among those who granted `userDiscoverability` in the container. A user who
+    /// `users/discover` (`POST`): the users the lookup infos name, among those who granted `userDiscoverability` in the container. A user who
     /// did not is never revealed: the answer is the same as for an unknown user.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
@@ -105,9 +105,10 @@ public protocol CloudService: Sendable {
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
     func lookupContacts(_ context: WireRequestContext) async throws(WireError) -> WireUsersContactsResponse
 
-    /// New share participants for the people the lookup infos name, found by email address,
-    /// phone number or user record ID among all of the server's accounts, whether or not they
-    /// granted `userDiscoverability` (inviting someone needs no opt-in). A found user's identity
+    /// `users/participants` (a Stratus extension): new share participants for the people the
+    /// lookup infos name, found by email address, phone number or user record ID among all of
+    /// the server's accounts, whether or not they granted `userDiscoverability` (inviting
+    /// someone needs no opt-in). A found user's identity
     /// carries the user record name in the container, and a name only when the user is
     /// discoverable there; a person no account matches still gets a participant, whose identity
     /// has only the lookup info and `hasiCloudAccount == false`. A lookup info that does not set
@@ -140,12 +141,14 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest`` URLs.
     func acceptShares(_ request: WireAcceptSharesRequest) async throws(WireError) -> WireAcceptSharesResponse
 
-    /// The requesting user's status for an application permission in the container.
+    /// `users/permissions/status` (a Stratus extension): the requesting user's status for an
+    /// application permission in the container.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
     func applicationPermissionStatus(_ request: WireApplicationPermissionRequest) async throws(WireError) -> WireApplicationPermissionStatus
 
-    /// Asks the requesting user for an application permission in the container: the user is
+    /// `users/permissions/request` (a Stratus extension): asks the requesting user for an
+    /// application permission in the container: the user is
     /// asked only the first time; afterwards the answer given stands.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account.
@@ -170,7 +173,8 @@ public protocol CloudService: Sendable {
     ///   items.
     func modifySubscriptions(_ request: WireSubscriptionsModifyRequest) async throws(WireError) -> WireSubscriptionsModifyResponse
 
-    /// The requesting account's notification collection: the notifications added or marked
+    /// `notifications/changes` (a Stratus extension): the requesting account's notification
+    /// collection: the notifications added or marked
     /// read since a token.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
@@ -178,14 +182,16 @@ public protocol CloudService: Sendable {
     ///   ``CKErrorCode/changeTokenExpired`` for a token older than the kept history.
     func notificationChanges(_ request: WireNotificationChangesRequest) async throws(WireError) -> WireNotificationChangesResponse
 
-    /// Marks notifications of the requesting account read, for every device of the account;
+    /// `notifications/markRead` (a Stratus extension): marks notifications of the requesting
+    /// account read, for every device of the account;
     /// an ID the account has no notification for is an ``CKErrorCode/unknownItem`` item error.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
     ///   ``CKErrorCode/limitExceeded`` for more than ``WireLimits/maximumItemsPerRequest`` IDs.
     func markNotificationsRead(_ request: WireMarkNotificationsReadRequest) async throws(WireError) -> WireMarkNotificationsReadResponse
 
-    /// Sets the badge the server keeps for the requesting account in the container.
+    /// `notifications/badge` (a Stratus extension): sets the badge the server keeps for the
+    /// requesting account in the container.
     ///
     /// - Throws: ``CKErrorCode/notAuthenticated`` when the device has no usable account;
     ///   ``CKErrorCode/invalidArguments`` for a negative value.

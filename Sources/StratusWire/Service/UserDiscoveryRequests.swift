@@ -1,6 +1,5 @@
 // Requests and responses of user discovery and application permissions, shaped after CloudKit
-// Web Services' `users/lookup/email`, `users/lookup/phone`, `users/lookup/id` and
-// `users/lookup/contacts` endpoints.
+// Web Services' `users/discover` and `users/lookup/contacts` endpoints.
 
 /// What one user is looked up by: exactly one of an email address, a phone number or a user
 /// record ID (`CKUserIdentity.LookupInfo`'s wire form).
@@ -93,11 +92,8 @@ public struct WireUserIdentity: Hashable, Sendable {
     }
 }
 
-/// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id`: users, named by lookup
-/// infos.
-///
-/// A transport to CloudKit Web Services splits a request's infos by kind, one call per kind,
-/// and merges the answers back in order.
+/// `users/discover` (`POST`): users, named by lookup infos of any kind in one request (CloudKit
+/// Web Services' older `users/lookup/email` and `users/lookup/id` take one kind each).
 public enum WireUsersEndpoint: WireItemEndpoint {
     /// A user to look up, by exactly one of email, phone or user record name.
     public typealias ID = WireUserLookupInfo
@@ -105,8 +101,7 @@ public enum WireUsersEndpoint: WireItemEndpoint {
     public typealias Value = WireUserIdentity
 }
 
-/// `users/lookup/email`, `users/lookup/phone` and `users/lookup/id` in one request: the users
-/// that the lookup infos name (``WireUsersEndpoint``).
+/// `users/discover` (`POST`): the users that the lookup infos name (``WireUsersEndpoint``).
 public typealias WireUsersLookupRequest = WireItemsRequest<WireUsersEndpoint>
 
 /// The answer to a ``WireUsersLookupRequest``.

@@ -328,7 +328,7 @@ final class ShareParticipantsOperationTests: OperationTestCase {
         XCTAssertNil(otherZone.identity.userRecordName, "user records live in the default zone")
         XCTAssertFalse(otherZone.identity.hasiCloudAccount)
         XCTAssertEqual(server.requestLog.last?.endpoint, .lookupShareParticipants)
-        XCTAssertEqual(RecordedRequest.Endpoint.lookupShareParticipants.rawValue, "users/lookup/participants")
+        XCTAssertEqual(RecordedRequest.Endpoint.lookupShareParticipants.subpath, "users/participants")
     }
 
     func testTheEndpointRefusesMoreThanFourHundredLookupInfos() async {
