@@ -139,10 +139,10 @@ struct JSONField<Root, Value>: Sendable {
     /// String IDs as CKWS lists them in a lookup: `{key: [{idKey: …}, …]}`.
     static func ids(_ key: String, as idKey: String, _ property: KeyPath<Root, [String]> & Sendable) -> Self where Value == [String] {
         list(key, property) { ids, list in
-            for id in ids { try JSONItems.encodeString(idKey)(id, list.superEncoder()) }
+            for id in ids { try JSONKey.encode(id, under: idKey, to: list.superEncoder()) }
         } read: { list in
             var ids: [String] = []
-            while !list.isAtEnd { ids.append(try JSONItems.decodeString(idKey)(try list.superDecoder())) }
+            while !list.isAtEnd { ids.append(try JSONKey.decode(String.self, under: idKey, from: try list.superDecoder())) }
             return ids
         }
     }

@@ -41,50 +41,17 @@ enum JSONItems {
 
     // MARK: - Results whose values carry their own ID
 
-    /// Records: `recordName` and `zoneID` beside, `stratusRecordID` when the record's differs.
+    /// Records: `recordName` and `zoneID` beside (the record ID's own dictionary), `stratusRecordID` when the record's differs.
     static var records: JSONOwnIDResults<WireRecordID, WireRecord> {
-        JSONOwnIDResults(ownIDKey: JSONKey("stratusRecordID"), ownID: \.recordID, encodeID: JSONItems.encodeRecordID, decodeID: JSONItems.decodeRecordID)
-    }
-
-    /// Zones: `zoneID` beside, `stratusZoneID` when the zone's differs.
-    static var zones: JSONOwnIDResults<WireZoneID, WireZone> {
-        JSONOwnIDResults(ownIDKey: JSONKey("stratusZoneID"), ownID: \.zoneID, encodeID: JSONItems.encodeZoneID, decodeID: JSONItems.decodeZoneID)
-    }
-
-    // MARK: - ID keys
-
-    /// A record's ID: `recordName` and `zoneID`.
-    static func encodeRecordID(_ id: WireRecordID, to encoder: any Encoder) throws {
-        try id.encode(to: encoder)
-    }
-
-    /// Reads ``encodeRecordID(_:to:)``.
-    static func decodeRecordID(from decoder: any Decoder) throws -> WireRecordID {
-        try WireRecordID(from: decoder)
+        JSONOwnIDResults(ownIDKey: JSONKey("stratusRecordID"), ownID: \.recordID, encodeID: JSONItems.encodeValue, decodeID: JSONItems.decodeValue)
     }
 
     /// A zone's ID: `zoneID`.
-    static func encodeZoneID(_ id: WireZoneID, to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(id, forKey: JSONKey("zoneID"))
-    }
+    static let zoneID = WireJSONCoder<WireZoneID>.keyed("zoneID")
 
-    /// Reads ``encodeZoneID(_:to:)``.
-    static func decodeZoneID(from decoder: any Decoder) throws -> WireZoneID {
-        try decoder.container(keyedBy: JSONKey.self).decode(WireZoneID.self, forKey: JSONKey("zoneID"))
-    }
-
-    /// A string ID under `key`, such as `subscriptionID`.
-    static func encodeString(_ key: String) -> @Sendable (String, any Encoder) throws -> Void {
-        { id, encoder in
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(id, forKey: JSONKey(key))
-        }
-    }
-
-    /// Reads ``encodeString(_:)``.
-    static func decodeString(_ key: String) -> @Sendable (any Decoder) throws -> String {
-        { decoder in try decoder.container(keyedBy: JSONKey.self).decode(String.self, forKey: JSONKey(key)) }
+    /// Zones: `zoneID` beside, `stratusZoneID` when the zone's differs.
+    static var zones: JSONOwnIDResults<WireZoneID, WireZone> {
+        JSONOwnIDResults(ownIDKey: JSONKey("stratusZoneID"), ownID: \.zoneID, encodeID: zoneID.encode, decodeID: zoneID.decode)
     }
 
     // MARK: - Values
@@ -94,9 +61,6 @@ enum JSONItems {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(true, forKey: JSONKey("deleted"))
     }
-
-    /// Reads ``encodeDeleted(_:to:)``.
-    static func decodeDeleted(from decoder: any Decoder) throws {}
 
     /// A `Codable` value's own dictionary.
     static func encodeValue<Value: Encodable>(_ value: Value, to encoder: any Encoder) throws {

@@ -88,7 +88,7 @@ extension WireSubscriptionsEndpoint: WireJSONItemsRequestEndpoint, WireJSONItems
         var list: any UnkeyedDecodingContainer = try container.nestedUnkeyedContainer(forKey: .subscriptions)
         let items = try JSONItems.decode(
             from: &list,
-            id: { decoder in Item(subscriptionID: try JSONItems.decodeString("subscriptionID")(decoder), isDelete: try Self.isDelete(decoder)) },
+            id: { decoder in Item(subscriptionID: try JSONKey.decode(String.self, under: "subscriptionID", from: decoder), isDelete: try Self.isDelete(decoder)) },
             value: { decoder -> Outcome in try Self.isDelete(decoder) ? .deleted : .saved(try WireSubscription(from: decoder)) }
         )
         var saveResults: [WireItemResult<String, WireSubscription>] = []

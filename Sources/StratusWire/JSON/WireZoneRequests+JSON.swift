@@ -18,7 +18,7 @@ extension WireZonesEndpoint: WireJSONItemsRequestEndpoint, WireJSONItemsResponse
     /// `operations[i].operationType`.
     public static let modifyRequestJSON: WireJSONCoder<WireZonesModifyRequest> = JSONOperations.coder(
         under: "zone", saveTypes: ["create"], savesFirst: true, what: "zone operation type (create, delete)",
-        delete: WireJSONCoder(encode: JSONItems.encodeZoneID, decode: JSONItems.decodeZoneID)
+        delete: JSONItems.zoneID
     )
 
     /// The answer to `zones/modify`: `{"zones": […]}`, one element per operation in request
