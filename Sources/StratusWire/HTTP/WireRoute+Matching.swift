@@ -39,7 +39,7 @@ extension WireRoute {
         var database = WireDatabaseScope.public
         var rest = segments[5...]
         if service == .database {
-            guard let named = WireDatabaseScope.allCases.first(where: { segment($0) == segments[5] }) else { throw notFound(pathOnly) }
+            guard let named = WireDatabaseScope.names.first(where: { $0.1 == segments[5] })?.0 else { throw notFound(pathOnly) }
             database = named
             rest = segments[6...]
         }

@@ -62,7 +62,7 @@ public struct WireRoute: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch service {
         case .database:
-            "\(method.rawValue) /database/1/{container}/{environment}/\(fixedDatabase.map(Self.segment) ?? "{database}")/\(subpath)"
+            "\(method.rawValue) /database/1/{container}/{environment}/\(fixedDatabase?.name ?? "{database}")/\(subpath)"
         case .device:
             "\(method.rawValue) /device/1/{container}/{environment}/\(subpath)"
         }
@@ -73,17 +73,8 @@ public struct WireRoute: Hashable, Sendable, CustomStringConvertible {
     public func path(container: String, environment: WireEnvironment, database: WireDatabaseScope) -> String {
         let prefix = "/\(service.rawValue)/1/\(Self.percentEncoded(container))/\(environment.rawValue)"
         switch service {
-        case .database: return "\(prefix)/\(Self.segment(fixedDatabase ?? database))/\(subpath)"
+        case .database: return "\(prefix)/\((fixedDatabase ?? database).name)/\(subpath)"
         case .device: return "\(prefix)/\(subpath)"
-        }
-    }
-
-    /// The database segment's name: `public`, `private` or `shared`.
-    public static func segment(_ database: WireDatabaseScope) -> String {
-        switch database {
-        case .public: "public"
-        case .private: "private"
-        case .shared: "shared"
         }
     }
 

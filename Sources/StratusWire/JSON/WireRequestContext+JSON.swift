@@ -12,9 +12,19 @@ extension WireRequestContext: Codable {
     public init(from decoder: any Decoder) throws { self = try Self.json.decode(from: decoder) }
 }
 
-/// A database as CKWS paths name it: `public`, `private`, `shared`.
+/// A database as CKWS paths name it: `public`, `private`, `shared` (``WireRoute`` writes the
+/// same names in its paths).
 extension WireDatabaseScope {
-    private static let names: [(Self, String)] = [(.public, "public"), (.private, "private"), (.shared, "shared")]
+    static let names: [(Self, String)] = allCases.map { ($0, $0.name) }
+
+    /// The database's name in CKWS paths and JSON.
+    var name: String {
+        switch self {
+        case .public: "public"
+        case .private: "private"
+        case .shared: "shared"
+        }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         try JSONEnumeration.encode(self, Self.names, to: encoder)
